@@ -1,0 +1,59 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DefaultDeployItemTimeout bounds a deploy item's Progressing phase when its
+// template sets no timeout (seed 003).
+const DefaultDeployItemTimeout = 10 * time.Minute
+
+// Duration is a deploy item timeout as Landscaper writes it: a Go duration
+// string ("20m") or "none", which disables the timeout.
+type Duration struct {
+	Duration time.Duration
+	None     bool
+}
+
+// UnmarshalJSON accepts "none" and Go duration strings.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("timeout must be a string like \"10m\" or \"none\": %w", err)
+	}
+	if s == "none" {
+		*d = Duration{None: true}
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("invalid timeout %q: %w", s, err)
+	}
+	if v < 0 {
+		return fmt.Errorf("invalid timeout %q: must not be negative", s)
+	}
+	*d = Duration{Duration: v}
+	return nil
+}
+
+// MarshalJSON writes the form UnmarshalJSON reads.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	if d.None {
+		return json.Marshal("none")
+	}
+	return json.Marshal(d.Duration.String())
+}
+
+// Effective returns the timeout to apply: 0 means no timeout.
+func (d *Duration) Effective() time.Duration {
+	switch {
+	case d == nil:
+		return DefaultDeployItemTimeout
+	case d.None:
+		return 0
+	default:
+		return d.Duration
+	}
+}

@@ -1,0 +1,85 @@
+// Package deployer is the contract between the engine and the deployers
+// (seed 003), and the registry that finds a deployer by deploy item type.
+// Deployers never import the engine; the engine only knows this package.
+package deployer
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
+
+// Item is one deploy item as a deployer sees it.
+type Item struct {
+	// ID is unique across the whole installation tree and stable across
+	// applies ("<root>/<subinstallation>/.../<item name>"). Deployers label
+	// what they create with it, so ownership survives a lost state.
+	ID string
+	// Name is the item's name inside its execution, for messages.
+	Name string
+	Type string
+	// Target is the resolved target; nil when the template names none.
+	// It holds credentials: never log it.
+	Target *api.Target
+	// Config is the item's provider configuration (`spec.config`).
+	Config json.RawMessage
+	// Timeout bounds Progressing; 0 means none. The engine already puts
+	// it on the context; deployers use it to size their own waits.
+	Timeout time.Duration
+	// ProviderStatus is what the previous successful or partial Apply of
+	// this item returned; nil on its first apply.
+	ProviderStatus json.RawMessage
+	// Files is the filesystem of the blueprint that rendered the item, so
+	// a config may name files relative to it (e.g. a local Helm chart).
+	// May be nil.
+	Files fs.FS
+}
+
+// Result is what an Apply achieved.
+type Result struct {
+	// ProviderStatus records what exists in the target after the call
+	// (managed resources, release name …). The engine stores it and hands
+	// it back as Item.ProviderStatus on the next Apply, Drift or Delete.
+	ProviderStatus json.RawMessage
+	// Exports are the item's exports (`deployitems.<name>` in export
+	// executions).
+	Exports map[string]any
+}
+
+// DeleteOptions modify Delete.
+type DeleteOptions struct {
+	// WithoutUninstall leaves everything in the target and only forgets it
+	// (Landscaper's delete-without-uninstall annotation).
+	WithoutUninstall bool
+}
+
+// DriftReport says whether what an item deployed is still as deployed.
+type DriftReport struct {
+	Drifted bool
+	// Reason names the object and what differs, for the plan; never
+	// contains secret values.
+	Reason string
+}
+
+// Deployer applies and deletes deploy items of one type.
+type Deployer interface {
+	// Apply makes the target match item.Config and waits until it is ready,
+	// bounded by ctx. It MUST be idempotent: applying an unchanged item
+	// again changes nothing in the target. On error it MUST still return a
+	// Result whose ProviderStatus records everything that now exists in
+	// the target because of this item, so nothing is ever orphaned.
+	// Errors are classified with package failure: terminal for invalid
+	// configuration, transient for anything a retry may heal. A cancelled
+	// ctx MUST make Apply return promptly.
+	Apply(ctx context.Context, item Item) (Result, error)
+	// Delete removes everything item.ProviderStatus records (and anything
+	// else labelled with item.ID) and waits until it is gone. Deleting an
+	// item that does not exist (any more) succeeds.
+	Delete(ctx context.Context, item Item, opts DeleteOptions) error
+	// Drift compares the target with item.ProviderStatus and item.Config,
+	// cheaply (one read per object or release). It MUST NOT change anything.
+	Drift(ctx context.Context, item Item) (DriftReport, error)
+}

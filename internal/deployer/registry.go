@@ -1,0 +1,46 @@
+package deployer
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Registry finds the deployer for a deploy item type. It is filled once at
+// start-up and only read afterwards, so it needs no locking.
+type Registry struct {
+	byType map[string]Deployer
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{byType: map[string]Deployer{}} }
+
+// Register makes d responsible for deploy items of itemType. Registering a
+// type twice is a programming error and panics at start-up.
+func (r *Registry) Register(itemType string, d Deployer) {
+	if _, dup := r.byType[itemType]; dup {
+		panic(fmt.Sprintf("deployer: type %q registered twice", itemType))
+	}
+	r.byType[itemType] = d
+}
+
+// Lookup returns the deployer for itemType. An unknown type is a terminal
+// error that names the type and the known ones.
+func (r *Registry) Lookup(itemType string) (Deployer, error) {
+	if d, ok := r.byType[itemType]; ok {
+		return d, nil
+	}
+	return nil, failure.Terminalf("UnknownDeployItemType",
+		"no deployer for deploy item type %q (known types: %v)", itemType, r.Types())
+}
+
+// Types returns the registered types, sorted.
+func (r *Registry) Types() []string {
+	types := make([]string, 0, len(r.byType))
+	for t := range r.byType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	return types
+}

@@ -1,0 +1,87 @@
+// Package failure is the one place that decides whether an error is worth a
+// retry. Landscaper calls these "normal" and "fatal" errors (seed 000); here
+// they are transient and terminal. Every package marks the errors it knows
+// to be final with Terminal; everything else is transient, because a
+// network error, a conflict or a not-yet-established CRD usually heals.
+package failure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Class says what the engine should do with an error.
+type Class int
+
+const (
+	// Transient errors repeat the current phase after a growing pause.
+	Transient Class = iota
+	// Terminal errors end the flow at once as Failed or DeleteFailed.
+	Terminal
+)
+
+func (c Class) String() string {
+	if c == Terminal {
+		return "terminal"
+	}
+	return "transient"
+}
+
+type classified struct {
+	class  Class
+	reason string
+	err    error
+}
+
+func (e *classified) Error() string { return e.err.Error() }
+func (e *classified) Unwrap() error { return e.err }
+
+// NewTerminal marks err as final: retrying cannot help (invalid config,
+// template error, schema violation, unknown deployer type, timeout).
+// reason is a short CamelCase code such as "InvalidConfig".
+func NewTerminal(reason string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &classified{class: Terminal, reason: reason, err: err}
+}
+
+// Terminalf is NewTerminal with a formatted message.
+func Terminalf(reason, format string, args ...any) error {
+	return NewTerminal(reason, fmt.Errorf(format, args...))
+}
+
+// NewTransient marks err as retryable with a reason code. Unmarked errors
+// are transient too; use this to attach the reason.
+func NewTransient(reason string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &classified{class: Transient, reason: reason, err: err}
+}
+
+// ClassOf returns the class of err: Terminal if any error in its chain was
+// marked terminal or it is a context deadline, Transient otherwise.
+func ClassOf(err error) Class {
+	var c *classified
+	if errors.As(err, &c) {
+		return c.class
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Terminal
+	}
+	return Transient
+}
+
+// IsTerminal reports whether err must end the flow at once.
+func IsTerminal(err error) bool { return err != nil && ClassOf(err) == Terminal }
+
+// Reason returns the reason code attached to err, or "" if none.
+func Reason(err error) string {
+	var c *classified
+	if errors.As(err, &c) {
+		return c.reason
+	}
+	return ""
+}
