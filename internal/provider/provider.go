@@ -1,18 +1,23 @@
 // Package provider is the Terraform face of the engine: provider
 // configuration, resources, data sources and functions. It is the only
-// package that imports terraform-plugin-framework.
+// package that imports terraform-plugin-framework; everything it does
+// beyond translating between Terraform values and Go values is delegated to
+// the engine.
 package provider
 
 import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-var _ provider.Provider = (*landscaperProvider)(nil)
+var (
+	_ provider.Provider              = (*landscaperProvider)(nil)
+	_ provider.ProviderWithFunctions = (*landscaperProvider)(nil)
+)
 
 type landscaperProvider struct {
 	version string
@@ -28,15 +33,19 @@ func (p *landscaperProvider) Metadata(_ context.Context, _ provider.MetadataRequ
 	resp.Version = p.version
 }
 
-func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = schema.Schema{}
+// Resources lists every resource type of the provider.
+func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewTargetResource,
+	}
 }
 
-func (p *landscaperProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
-}
-
-func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Resource { return nil }
-
+// DataSources lists every data source type of the provider.
 func (p *landscaperProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{}
+}
+
+// Functions lists the provider-defined functions (Terraform >= 1.8, OpenTofu >= 1.7).
+func (p *landscaperProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{}
 }

@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"context"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// providerModel is the provider block. Everything is optional: a
+// configuration whose installations only use inline targets needs none of
+// it, and nothing here is contacted before apply.
+type providerModel struct {
+	Kubernetes *kubernetesModel `tfsdk:"kubernetes"`
+}
+
+// kubernetesModel names the "host" cluster from which Secret and ConfigMap
+// imports are read, with the field names of the helm and kubernetes
+// providers.
+type kubernetesModel struct {
+	ConfigPath           types.String `tfsdk:"config_path"`
+	ConfigContext        types.String `tfsdk:"config_context"`
+	Host                 types.String `tfsdk:"host"`
+	Token                types.String `tfsdk:"token"`
+	ClusterCACertificate types.String `tfsdk:"cluster_ca_certificate"`
+	ClientCertificate    types.String `tfsdk:"client_certificate"`
+	ClientKey            types.String `tfsdk:"client_key"`
+	Insecure             types.Bool   `tfsdk:"insecure"`
+	Exec                 *execModel   `tfsdk:"exec"`
+}
+
+type execModel struct {
+	APIVersion types.String      `tfsdk:"api_version"`
+	Command    types.String      `tfsdk:"command"`
+	Args       []types.String    `tfsdk:"args"`
+	Env        map[string]string `tfsdk:"env"`
+}
+
+func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Runs [Landscaper](https://github.com/gardener/landscaper) installations inside `terraform apply`: " +
+			"blueprints are rendered, their deploy items applied to the clusters their targets name, and exports returned as attributes. " +
+			"No Landscaper controllers are needed.",
+		Attributes: map[string]schema.Attribute{
+			"kubernetes": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "The host cluster from which `imports.secrets` and `imports.config_maps` are read. " +
+					"Not needed when installations only import inline values and targets. Never contacted during `terraform plan`.",
+				Attributes: map[string]schema.Attribute{
+					"config_path": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "Path to a kubeconfig file. Defaults to `KUBE_CONFIG_PATH`, then `KUBECONFIG`."},
+					"config_context": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "Context of the kubeconfig to use. Defaults to its current context."},
+					"host": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "URL of the API server, overriding the kubeconfig's."},
+					"token": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "Bearer token."},
+					"cluster_ca_certificate": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "PEM-encoded CA certificate of the API server."},
+					"client_certificate": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "PEM-encoded client certificate."},
+					"client_key": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "PEM-encoded client key."},
+					"insecure": schema.BoolAttribute{Optional: true,
+						MarkdownDescription: "Skip verification of the API server's certificate."},
+					"exec": schema.SingleNestedAttribute{Optional: true,
+						MarkdownDescription: "A client-go credential plugin that prints credentials.",
+						Attributes: map[string]schema.Attribute{
+							"api_version": schema.StringAttribute{Required: true,
+								MarkdownDescription: "API version of the ExecCredential, e.g. `client.authentication.k8s.io/v1`."},
+							"command": schema.StringAttribute{Required: true, MarkdownDescription: "Command to run."},
+							"args": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+								MarkdownDescription: "Arguments of the command."},
+							"env": schema.MapAttribute{Optional: true, ElementType: types.StringType, Sensitive: true,
+								MarkdownDescription: "Environment variables of the command."},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv))
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}

@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
+
+var (
+	_ resource.ResourceWithImportState    = (*targetResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*targetResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*targetResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*targetResource)(nil)
+)
+
+// NewTargetResource returns the landscaper_target resource: a Landscaper
+// Target object built from a kubeconfig or any config, to pass to
+// installations. It exists only in Terraform state; nothing is deployed.
+func NewTargetResource() resource.Resource { return &targetResource{} }
+
+type targetResource struct{}
+
+type targetModel struct {
+	ID         types.String `tfsdk:"id"`
+	Name       types.String `tfsdk:"name"`
+	Type       types.String `tfsdk:"type"`
+	Kubeconfig types.String `tfsdk:"kubeconfig"`
+	Config     types.String `tfsdk:"config"`
+	Target     types.String `tfsdk:"target"`
+}
+
+func (r *targetResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_target"
+}
+
+func (r *targetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	exactlyOne := stringvalidator.ExactlyOneOf(path.MatchRoot("kubeconfig"), path.MatchRoot("config"))
+	resp.Schema = schema.Schema{
+		Version: targetSchemaVersion,
+		MarkdownDescription: "A Landscaper `Target`: where deploy items are deployed. Pass its `target` attribute to " +
+			"`landscaper_installation.imports.targets`. The target only lives in Terraform state; creating it contacts no cluster.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The target's name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Name of the Target object (`metadata.name`).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 253)}},
+			"type": schema.StringAttribute{Optional: true, Computed: true,
+				Default:             stringdefault.StaticString(api.KubernetesClusterTargetType),
+				MarkdownDescription: "Target type (`spec.type`). Defaults to `" + api.KubernetesClusterTargetType + "`."},
+			"kubeconfig": schema.StringAttribute{Optional: true, Sensitive: true,
+				MarkdownDescription: "Kubeconfig of the cluster (YAML), for `kubernetes-cluster` targets. Exactly one of `kubeconfig` and `config`.",
+				Validators:          []validator.String{exactlyOne}},
+			"config": schema.StringAttribute{Optional: true, Sensitive: true,
+				MarkdownDescription: "Target configuration (`spec.config`) as JSON, e.g. `jsonencode({...})`, for any target type.",
+				Validators:          []validator.String{exactlyOne}},
+			"target": schema.StringAttribute{Computed: true, Sensitive: true,
+				MarkdownDescription: "The Target object as JSON, as installations import it."},
+		},
+	}
+}
+
+// ValidateConfig reports malformed kubeconfigs and configs at plan time,
+// pointing at the attribute.
+func (r *targetResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m targetModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if _, err := targetConfig(m); err != nil {
+		resp.Diagnostics.AddAttributeError(err.attr, "Invalid Target Configuration", err.msg)
+	}
+}
+
+// ModifyPlan computes `target` during plan, so installations importing it
+// can be validated before anything is applied.
+func (r *targetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var m targetModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	target, known := buildTarget(m)
+	if !known {
+		return
+	}
+	m.ID = m.Name
+	m.Target = types.StringValue(target)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+}
+
+func (r *targetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.write(ctx, req.Plan.Get, resp.State.Set, &resp.Diagnostics)
+}
+
+func (r *targetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.write(ctx, req.Plan.Get, resp.State.Set, &resp.Diagnostics)
+}
+
+// Read keeps the state: a target has no remote object that could drift.
+func (r *targetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m targetModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.Type.IsNull() {
+		m.Type = types.StringValue(api.KubernetesClusterTargetType)
+	}
+	m.ID = m.Name
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *targetResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// ImportState adopts a target by name. Credentials cannot be read back
+// from anywhere, so the next apply writes them from the configuration as
+// an in-place update that deploys nothing.
+func (r *targetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), api.KubernetesClusterTargetType)...)
+}
+
+func (r *targetResource) write(ctx context.Context, get func(context.Context, any) diag.Diagnostics, set func(context.Context, any) diag.Diagnostics, diags *diag.Diagnostics) {
+	var m targetModel
+	diags.Append(get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	target, _ := buildTarget(m)
+	m.ID = m.Name
+	m.Target = types.StringValue(target)
+	diags.Append(set(ctx, &m)...)
+}
+
+// buildTarget returns the Target object JSON, or false while an input is unknown.
+func buildTarget(m targetModel) (string, bool) {
+	if m.Name.IsUnknown() || m.Type.IsUnknown() || m.Kubeconfig.IsUnknown() || m.Config.IsUnknown() {
+		return "", false
+	}
+	cfg, err := targetConfig(m)
+	if err != nil {
+		return "", false
+	}
+	b, mErr := json.Marshal(api.NewTarget(m.Name.ValueString(), "", m.Type.ValueString(), cfg))
+	if mErr != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+type attrError struct {
+	attr path.Path
+	msg  string
+}
+
+// targetConfig turns kubeconfig or config into the Target's spec.config.
+// Unknown values pass: they are checked again at apply.
+func targetConfig(m targetModel) (json.RawMessage, *attrError) {
+	switch {
+	case !m.Kubeconfig.IsNull() && !m.Kubeconfig.IsUnknown():
+		if t := m.Type.ValueString(); t != "" && t != api.KubernetesClusterTargetType {
+			return nil, &attrError{path.Root("kubeconfig"), fmt.Sprintf(
+				"kubeconfig is only valid for targets of type %q; use config for type %q", api.KubernetesClusterTargetType, t)}
+		}
+		if _, err := clientcmd.Load([]byte(m.Kubeconfig.ValueString())); err != nil {
+			// The parse error quotes no content, only positions.
+			return nil, &attrError{path.Root("kubeconfig"), "kubeconfig is not a valid kubeconfig: " + err.Error()}
+		}
+		b, _ := json.Marshal(api.KubernetesClusterConfig{Kubeconfig: m.Kubeconfig.ValueString()})
+		return b, nil
+	case !m.Config.IsNull() && !m.Config.IsUnknown():
+		var v any
+		if err := json.Unmarshal([]byte(m.Config.ValueString()), &v); err != nil {
+			return nil, &attrError{path.Root("config"), "config must be a JSON document (use jsonencode): " + err.Error()}
+		}
+		if _, isObject := v.(map[string]any); !isObject {
+			return nil, &attrError{path.Root("config"), "config must be a JSON object"}
+		}
+		b, _ := json.Marshal(v) // canonical form: sorted keys, no spacing
+		return b, nil
+	}
+	return nil, nil
+}
