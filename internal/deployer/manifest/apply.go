@@ -1,0 +1,278 @@
+package manifest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Plan is what one Apply of a session must achieve.
+type Plan struct {
+	Objects   []*Desired
+	Strategy  UpdateStrategy
+	Readiness ReadinessCheckConfig
+	Exports   []Export
+	// DeletionGroups order the deletion of objects dropped from the plan.
+	DeletionGroups []DeletionGroup
+}
+
+// Apply makes the cluster hold plan.Objects, deletes what prev records but
+// the plan no longer wants, waits for readiness and reads the exports. It
+// returns the managed resources that exist afterwards, also on error.
+func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) ([]ManagedResource, map[string]any, error) {
+	status := &lockedStatus{set: newStatusSet(prev)}
+	mappings, err := s.resolve(plan.Objects)
+	if err != nil {
+		return prev, nil, err
+	}
+	wanted := map[key]bool{}
+	var crds, cluster, namespaced []*Desired
+	for _, d := range plan.Objects {
+		k := keyOf(d.Ref())
+		if wanted[k] {
+			return prev, nil, failure.Terminalf("InvalidConfig", "%s is listed twice", d.Ref())
+		}
+		wanted[k] = true
+		d.Hash = hashObject(d.Object, d.Spec)
+		switch {
+		case d.Spec.Policy == PolicyIgnore:
+		case isCRD(d.Object):
+			crds = append(crds, d)
+		case !mappings[d].Namespaced:
+			cluster = append(cluster, d)
+		default:
+			namespaced = append(namespaced, d)
+		}
+	}
+	written := &writtenSet{}
+	apply := func(ctx context.Context, d *Desired) error {
+		return s.applyObject(ctx, d, mappings[d], plan.Strategy, status, written)
+	}
+	if err := parallel(ctx, crds, apply); err != nil {
+		return status.list(), nil, err
+	}
+	if err := s.waitEstablished(ctx, crds); err != nil {
+		return status.list(), nil, err
+	}
+	for _, group := range [][]*Desired{cluster, namespaced} {
+		if err := parallel(ctx, group, apply); err != nil {
+			return status.list(), nil, err
+		}
+	}
+
+	var dropped []ManagedResource
+	for k, r := range status.snapshot() {
+		if !wanted[k] {
+			dropped = append(dropped, r)
+		}
+	}
+	if err := s.deleteManaged(ctx, dropped, plan.DeletionGroups, status); err != nil {
+		return status.list(), nil, fmt.Errorf("deleting objects no longer in the configuration: %w", err)
+	}
+
+	var managed []*Desired
+	for _, d := range plan.Objects {
+		if _, ok := status.get(keyOf(d.Ref())); ok && d.Spec.Policy != PolicyIgnore {
+			managed = append(managed, d)
+		}
+	}
+	if err := s.WaitReady(ctx, managed, plan.Readiness); err != nil {
+		return status.list(), nil, err
+	}
+	for _, d := range written.list() {
+		if len(d.Spec.PatchAfterDeployment) == 0 {
+			continue
+		}
+		_, err := s.client(mappings[d], d.Object.GetNamespace()).Patch(ctx, d.Object.GetName(), types.MergePatchType, d.Spec.PatchAfterDeployment, metav1.PatchOptions{FieldManager: s.manager + "/patch"})
+		if err != nil {
+			return status.list(), nil, fmt.Errorf("%s: patchAfterDeployment: %w", d.Ref(), err)
+		}
+	}
+	exports, err := s.ReadExports(ctx, plan.Exports)
+	if err != nil {
+		return status.list(), nil, err
+	}
+	return status.list(), exports, nil
+}
+
+// applyObject brings one object to its manifest. Known objects are read
+// first, so an unchanged object costs one GET and no write; new objects
+// are created by a server-side apply without force (one request), which
+// fails with a conflict on the owner label if another item owns the
+// object, and only then is it read to decide.
+func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strategy UpdateStrategy, status *lockedStatus, written *writtenSet) error {
+	ref := d.Ref()
+	client := s.client(m, ref.Namespace)
+	prev, known := status.get(keyOf(ref))
+	var live *unstructured.Unstructured
+	if known || strategy == UpdateStrategyMerge {
+		var err error
+		if live, err = client.Get(ctx, ref.Name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			live = nil
+		} else if err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+	}
+	force := live != nil
+	if live != nil {
+		if skip, err := s.checkOwner(d, live); skip || err != nil {
+			return err
+		}
+		upToDate := known && prev.Hash == d.Hash && firstDifference("", expected(d), live.Object) == ""
+		if upToDate || d.Spec.Policy == PolicyImmutable {
+			status.put(s.record(d, live, prev.Hash))
+			return nil
+		}
+	}
+	body := d.Object
+	if strategy == UpdateStrategyMerge && live != nil {
+		body = &unstructured.Unstructured{Object: keepExisting(d.Object.Object, live.Object)}
+	}
+	result, err := client.Apply(ctx, ref.Name, body, metav1.ApplyOptions{FieldManager: s.manager, Force: force})
+	if apierrors.IsConflict(err) && !force {
+		if live, err = client.Get(ctx, ref.Name, metav1.GetOptions{}); err != nil {
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		if skip, err := s.checkOwner(d, live); skip || err != nil {
+			return err
+		}
+		result, err = client.Apply(ctx, ref.Name, body, metav1.ApplyOptions{FieldManager: s.manager, Force: true})
+	}
+	if err != nil {
+		return classifyWrite(ref, err)
+	}
+	status.put(s.record(d, result, d.Hash))
+	written.add(d)
+	return nil
+}
+
+// checkOwner decides about an existing object: an object labelled by
+// another deploy item is skipped under policy fallback and is an error
+// otherwise, so that no item silently takes over another's object.
+func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip bool, err error) {
+	owner := live.GetLabels()[OwnerLabel]
+	if owner == "" || owner == s.owner {
+		return false, nil
+	}
+	if d.Spec.Policy == PolicyFallback {
+		return true, nil
+	}
+	return false, failure.Terminalf("OwnedByOtherItem", "%s already exists and belongs to deploy item %q; use policy fallback to leave it alone",
+		d.Ref(), live.GetAnnotations()[OwnerAnnotation])
+}
+
+func (s *Session) record(d *Desired, live *unstructured.Unstructured, hash string) ManagedResource {
+	ref := d.Ref()
+	ref.UID = string(live.GetUID())
+	return ManagedResource{Resource: ref, Policy: d.Spec.Policy, AnnotateBeforeDelete: d.Spec.AnnotateBeforeDelete, PatchBeforeDelete: d.Spec.PatchBeforeDelete, Hash: hash}
+}
+
+// expected is the object as it should look in the cluster: the manifest
+// with patchAfterDeployment applied.
+func expected(d *Desired) map[string]any {
+	if len(d.Spec.PatchAfterDeployment) == 0 {
+		return d.Object.Object
+	}
+	var patch map[string]any
+	if json.Unmarshal(d.Spec.PatchAfterDeployment, &patch) != nil {
+		return d.Object.Object
+	}
+	return mergePatch(d.Object.Object, patch)
+}
+
+// mergePatch applies a JSON merge patch (RFC 7386) to a copy of obj.
+func mergePatch(obj, patch map[string]any) map[string]any {
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	for k, pv := range patch {
+		if pv == nil {
+			delete(out, k)
+			continue
+		}
+		pm, pIsMap := pv.(map[string]any)
+		om, oIsMap := out[k].(map[string]any)
+		if pIsMap && oIsMap {
+			out[k] = mergePatch(om, pm)
+		} else {
+			out[k] = pv
+		}
+	}
+	return out
+}
+
+// classifyWrite marks rejections of the manifest itself (invalid, forbidden
+// field change) terminal; everything else may heal.
+func classifyWrite(ref ObjectRef, err error) error {
+	wrapped := fmt.Errorf("%s: %w", ref, err)
+	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsMethodNotSupported(err) {
+		return failure.NewTerminal("InvalidManifest", wrapped)
+	}
+	return wrapped
+}
+
+type lockedStatus struct {
+	mu  sync.Mutex
+	set statusSet
+}
+
+func (l *lockedStatus) get(k key) (ManagedResource, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.set[k]
+	return r, ok
+}
+
+func (l *lockedStatus) put(r ManagedResource) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.set[keyOf(r.Resource)] = r
+}
+
+func (l *lockedStatus) remove(r ObjectRef) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.set, keyOf(r))
+}
+
+func (l *lockedStatus) snapshot() statusSet {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := statusSet{}
+	for k, v := range l.set {
+		out[k] = v
+	}
+	return out
+}
+
+func (l *lockedStatus) list() []ManagedResource {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.set.list()
+}
+
+type writtenSet struct {
+	mu   sync.Mutex
+	objs []*Desired
+}
+
+func (w *writtenSet) add(d *Desired) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.objs = append(w.objs, d)
+}
+
+func (w *writtenSet) list() []*Desired {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]*Desired(nil), w.objs...)
+}

@@ -1,0 +1,213 @@
+package manifest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+		"k8s.io/apimachinery/pkg/types"
+)
+
+// defaultDeletionGroups delete namespaced objects first, then
+// cluster-scoped ones, then CRDs, so that controllers can still clean up
+// and custom resources go before their definitions.
+var defaultDeletionGroups = []DeletionGroup{
+	{PredefinedResourceGroup: &PredefinedResourceGroup{Type: GroupNamespaced}},
+	{PredefinedResourceGroup: &PredefinedResourceGroup{Type: GroupClusterScoped}},
+	{PredefinedResourceGroup: &PredefinedResourceGroup{Type: GroupCRDs}},
+}
+
+// Delete removes the managed resources group by group, waiting until each
+// group is gone. Objects with policy keep or ignore stay; under fallback
+// only objects still labelled by this item are deleted. It returns the
+// managed resources that still exist.
+func (s *Session) Delete(ctx context.Context, managed []ManagedResource, groups []DeletionGroup) ([]ManagedResource, error) {
+	status := &lockedStatus{set: newStatusSet(managed)}
+	err := s.deleteManaged(ctx, managed, groups, status)
+	return status.list(), err
+}
+
+func (s *Session) deleteManaged(ctx context.Context, managed []ManagedResource, groups []DeletionGroup, status *lockedStatus) error {
+	if len(groups) == 0 {
+		groups = defaultDeletionGroups
+	}
+	remaining := []ManagedResource{}
+	for _, r := range managed {
+		switch r.Policy {
+		case PolicyKeep, PolicyIgnore:
+			status.remove(r.Resource) // forgotten, never deleted
+		default:
+			remaining = append(remaining, r)
+		}
+	}
+	for _, g := range groups {
+		var members []ManagedResource
+		var rest []ManagedResource
+		for _, r := range remaining {
+			in, err := s.inGroup(r.Resource, g)
+			if err != nil {
+				return err
+			}
+			if in {
+				members = append(members, r)
+			} else {
+				rest = append(rest, r)
+			}
+		}
+		remaining = rest
+		if g.CustomResourceGroup != nil && g.CustomResourceGroup.DeleteAllResources {
+			extra, err := s.listAll(ctx, g.CustomResourceGroup.Resources)
+			if err != nil {
+				return err
+			}
+			members = append(members, extra...)
+		}
+		if err := s.deleteGroup(ctx, members, g, status); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) inGroup(ref ObjectRef, g DeletionGroup) (bool, error) {
+	if p := g.PredefinedResourceGroup; p != nil {
+		crd := ref.Kind == "CustomResourceDefinition"
+		switch p.Type {
+		case GroupCRDs:
+			return crd, nil
+		case GroupEmpty:
+			return false, nil
+		}
+		if crd {
+			return false, nil
+		}
+		_, m, err := s.resourceFor(ref)
+		if err != nil {
+			// The kind is gone (its CRD was deleted): so is the object.
+			return p.Type == GroupNamespaced && ref.Namespace != "", nil
+		}
+		return (p.Type == GroupNamespaced) == m.Namespaced, nil
+	}
+	for _, rt := range g.CustomResourceGroup.Resources {
+		if rt.APIVersion == ref.APIVersion && rt.Kind == ref.Kind &&
+			(len(rt.Names) == 0 || slices.Contains(rt.Names, ref.Name)) &&
+			(len(rt.Namespaces) == 0 || slices.Contains(rt.Namespaces, ref.Namespace)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// listAll returns every object of the given types, managed or not
+// (customResourceGroup.deleteAllResources).
+func (s *Session) listAll(ctx context.Context, types []ResourceType) ([]ManagedResource, error) {
+	var out []ManagedResource
+	for _, rt := range types {
+		ref := ObjectRef{APIVersion: rt.APIVersion, Kind: rt.Kind}
+		_, m, err := s.resourceFor(ref)
+		if err != nil {
+			return nil, err
+		}
+		list, err := s.clients.Dynamic.Resource(m.GVR).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", rt.Kind, err)
+		}
+		for i := range list.Items {
+			r := refOf(&list.Items[i])
+			if (len(rt.Names) == 0 || slices.Contains(rt.Names, r.Name)) && (len(rt.Namespaces) == 0 || slices.Contains(rt.Namespaces, r.Namespace)) {
+				out = append(out, ManagedResource{Resource: r, Policy: PolicyManage})
+			}
+		}
+	}
+	return out, nil
+}
+
+func forceDelete(g DeletionGroup) bool {
+	if g.PredefinedResourceGroup != nil {
+		return g.PredefinedResourceGroup.ForceDelete
+	}
+	return g.CustomResourceGroup != nil && g.CustomResourceGroup.ForceDelete
+}
+
+// deleteGroup runs the delete hooks, deletes every member and waits until
+// all are gone; forceDelete also removes their finalizers.
+func (s *Session) deleteGroup(ctx context.Context, members []ManagedResource, g DeletionGroup, status *lockedStatus) error {
+	if len(members) == 0 {
+		return nil
+	}
+	for _, r := range members {
+		if err := s.deleteOne(ctx, r, forceDelete(g)); err != nil {
+			return err
+		}
+	}
+	pending := members
+	return poll(ctx, "waiting for deleted objects to disappear", func(ctx context.Context) (string, error) {
+		for len(pending) > 0 {
+			r := pending[0]
+			client, _, err := s.resourceFor(r.Resource)
+			if err == nil {
+				_, err = client.Get(ctx, r.Resource.Name, metav1.GetOptions{})
+			}
+			if err == nil {
+				return r.Resource.String() + " still exists", nil
+			}
+			if !apierrors.IsNotFound(err) && client != nil {
+				return "", fmt.Errorf("%s: %w", r.Resource, err)
+			}
+			status.remove(r.Resource)
+			pending = pending[1:]
+		}
+		return "", nil
+	})
+}
+
+func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) error {
+	ref := r.Resource
+	client, _, err := s.resourceFor(ref)
+	if err != nil {
+		return nil // the kind no longer exists, neither does the object
+	}
+	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", ref, err)
+	}
+	owner := live.GetLabels()[OwnerLabel]
+	if r.Policy == PolicyFallback && owner != s.owner {
+		return nil // another item's object, never ours to delete
+	}
+	if ref.UID != "" && string(live.GetUID()) != ref.UID && owner != s.owner {
+		return nil // recreated by someone else since we recorded it
+	}
+	for _, patch := range deletePatches(r, force) {
+		if _, err := client.Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: s.manager + "/delete"}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("%s: patch before delete: %w", ref, err)
+		}
+	}
+	propagation := metav1.DeletePropagationBackground
+	if err := client.Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &propagation}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("%s: %w", ref, err)
+	}
+	return nil
+}
+
+// deletePatches are the merge patches to send before deleting r.
+func deletePatches(r ManagedResource, force bool) [][]byte {
+	var out [][]byte
+	if len(r.AnnotateBeforeDelete) > 0 {
+		b, _ := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": r.AnnotateBeforeDelete}})
+		out = append(out, b)
+	}
+	if len(r.PatchBeforeDelete) > 0 {
+		out = append(out, r.PatchBeforeDelete)
+	}
+	if force {
+		out = append(out, []byte(`{"metadata":{"finalizers":null}}`))
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+// Package manifest is the deployer of type
+// landscaper.gardener.cloud/kubernetes-manifest: it applies Kubernetes
+// objects with server-side apply, waits for their readiness, reads exports
+// and deletes what it created. Its Session is also the engine of the Helm
+// deployer's manifest mode.
+package manifest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// Deployer applies manifest deploy items.
+type Deployer struct {
+	pool *target.Pool
+}
+
+var _ deployer.Deployer = (*Deployer)(nil)
+
+// New returns a manifest deployer that takes its clients from pool.
+func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool} }
+
+// Apply implements deployer.Deployer.
+func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
+	prev, err := DecodeStatus(item.ProviderStatus)
+	if err != nil {
+		return deployer.Result{ProviderStatus: item.ProviderStatus}, itemError(item, err)
+	}
+	keep := deployer.Result{ProviderStatus: EncodeStatus(prev)}
+	cfg, err := ParseConfig(item.Config)
+	if err != nil {
+		return keep, itemError(item, err)
+	}
+	objs, err := DecodeManifests(item.ID, cfg.Manifests)
+	if err != nil {
+		return keep, itemError(item, invalid(err))
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return keep, itemError(item, err)
+	}
+	plan := Plan{Objects: objs, Strategy: cfg.UpdateStrategy, Readiness: cfg.ReadinessChecks, DeletionGroups: cfg.DeletionGroupsDuringUpdate}
+	if cfg.Exports != nil {
+		plan.Exports = cfg.Exports.Exports
+	}
+	managed, exports, err := NewSession(clients, item.ID).Apply(ctx, plan, prev)
+	return deployer.Result{ProviderStatus: EncodeStatus(managed), Exports: exports}, itemError(item, err)
+}
+
+// Delete implements deployer.Deployer.
+func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
+	if opts.WithoutUninstall {
+		return nil
+	}
+	prev, err := DecodeStatus(item.ProviderStatus)
+	if err != nil {
+		return itemError(item, err)
+	}
+	var groups []DeletionGroup
+	// A config that no longer parses must not block the deletion.
+	if cfg, err := ParseConfig(item.Config); err == nil {
+		groups = cfg.DeletionGroups
+	}
+	if len(prev) == 0 {
+		return nil
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return itemError(item, err)
+	}
+	_, err = NewSession(clients, item.ID).Delete(ctx, prev, groups)
+	return itemError(item, err)
+}
+
+// Drift implements deployer.Deployer.
+func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	prev, err := DecodeStatus(item.ProviderStatus)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	cfg, err := ParseConfig(item.Config)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	objs, err := DecodeManifests(item.ID, cfg.Manifests)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, invalid(err))
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	report, err := NewSession(clients, item.ID).Drift(ctx, objs, prev)
+	return report, itemError(item, err)
+}
+
+// itemError names the deploy item; the failure class is kept.
+func itemError(item deployer.Item, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("deploy item %q: %w", item.Name, err)
+}

@@ -1,0 +1,165 @@
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Labels and annotations that mark an object as owned by a deploy item.
+// The label value is a hash because item IDs contain "/" and may exceed
+// the 63 characters a label value allows; the annotation keeps the
+// readable ID for messages.
+const (
+	OwnerLabel      = "landscaper.gardener.cloud/deploy-item"
+	OwnerAnnotation = "landscaper.gardener.cloud/deploy-item-id"
+)
+
+// OwnerValue is the owner label value of the deploy item with this ID.
+func OwnerValue(itemID string) string {
+	sum := sha256.Sum256([]byte(itemID))
+	return hex.EncodeToString(sum[:])[:40]
+}
+
+// fieldManager is the server-side-apply field manager of an item. Each
+// item has its own, so that applying an object another item owns raises
+// a conflict on the owner label instead of taking the object over.
+func fieldManager(itemID string) string {
+	if m := "landscaper/" + itemID; len(m) <= 128 {
+		return m
+	}
+	return "landscaper/" + OwnerValue(itemID)
+}
+
+// Desired is one object the item wants, with its policy and hooks.
+type Desired struct {
+	Object *unstructured.Unstructured
+	Spec   Manifest
+	// Hash identifies the manifest as written (after labelling), so that a
+	// changed manifest is re-applied even when the cluster already holds
+	// every value it sets (e.g. when a field was removed from it).
+	Hash string
+}
+
+// Ref returns the object's reference (namespace as defaulted).
+func (d *Desired) Ref() ObjectRef { return refOf(d.Object) }
+
+func refOf(u *unstructured.Unstructured) ObjectRef {
+	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName(), Namespace: u.GetNamespace(), UID: string(u.GetUID())}
+}
+
+// key identifies an object independent of its API version.
+type key struct {
+	Group, Kind, Namespace, Name string
+}
+
+func keyOf(r ObjectRef) key {
+	gv, _ := schema.ParseGroupVersion(r.APIVersion)
+	return key{Group: gv.Group, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+}
+
+// DecodeManifests turns the configured manifests into objects: *List kinds
+// are expanded into their items (which inherit the policy and hooks),
+// Secret stringData is folded into data (the API server does the same, so
+// comparing with the live object works), and every object is labelled
+// with its owner. Namespaces are defaulted later, once the scope is known.
+func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
+	var out []*Desired
+	for i, m := range manifests {
+		var obj map[string]any
+		if err := json.Unmarshal(m.Manifest, &obj); err != nil {
+			return nil, fmt.Errorf("manifests[%d] is not an object: %w", i, err)
+		}
+		u := &unstructured.Unstructured{Object: obj}
+		objs := []*unstructured.Unstructured{u}
+		if u.IsList() {
+			list, err := u.ToList()
+			if err != nil {
+				return nil, fmt.Errorf("manifests[%d] (%s): %w", i, u.GetKind(), err)
+			}
+			objs = nil
+			for j := range list.Items {
+				objs = append(objs, &list.Items[j])
+			}
+		}
+		for _, o := range objs {
+			if err := checkObject(o); err != nil {
+				return nil, fmt.Errorf("manifests[%d]: %w", i, err)
+			}
+			if err := foldStringData(o); err != nil {
+				return nil, fmt.Errorf("manifests[%d] (%s): %w", i, refOf(o), err)
+			}
+			labels := o.GetLabels()
+			if labels == nil {
+				labels = map[string]string{}
+			}
+			labels[OwnerLabel] = OwnerValue(itemID)
+			o.SetLabels(labels)
+			annotations := o.GetAnnotations()
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
+			annotations[OwnerAnnotation] = itemID
+			o.SetAnnotations(annotations)
+			out = append(out, &Desired{Object: o, Spec: m})
+		}
+	}
+	return out, nil
+}
+
+func checkObject(o *unstructured.Unstructured) error {
+	switch {
+	case o.GetAPIVersion() == "" || o.GetKind() == "":
+		return fmt.Errorf("object %q has no apiVersion or kind", o.GetName())
+	case o.GetName() == "":
+		if o.GetGenerateName() != "" {
+			return fmt.Errorf("%s: generateName is not supported, an object needs a fixed name to be managed", o.GetKind())
+		}
+		return fmt.Errorf("%s has no metadata.name", o.GetKind())
+	}
+	return nil
+}
+
+func foldStringData(o *unstructured.Unstructured) error {
+	if o.GetAPIVersion() != "v1" || o.GetKind() != "Secret" {
+		return nil
+	}
+	sd, found, err := unstructured.NestedStringMap(o.Object, "stringData")
+	if err != nil || !found {
+		return err
+	}
+	data, _, err := unstructured.NestedMap(o.Object, "data")
+	if err != nil {
+		return err
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+	}
+	unstructured.RemoveNestedField(o.Object, "stringData")
+	return unstructured.SetNestedMap(o.Object, data, "data")
+}
+
+// hashObject hashes the object's JSON (map keys are sorted by encoding/json).
+func hashObject(o *unstructured.Unstructured, m Manifest) string {
+	b, _ := json.Marshal(struct {
+		O any             `json:"o"`
+		P json.RawMessage `json:"p,omitempty"`
+		A map[string]string
+	}{o.Object, m.PatchAfterDeployment, m.AnnotateBeforeCreate})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// isCRD reports whether o is a CustomResourceDefinition.
+func isCRD(o *unstructured.Unstructured) bool {
+	return o.GetKind() == "CustomResourceDefinition" && strings.HasPrefix(o.GetAPIVersion(), "apiextensions.k8s.io/")
+}

@@ -1,0 +1,42 @@
+package manifest
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Poll intervals: the first check comes quickly because most objects are
+// ready within a second; the interval grows so that a slow rollout does
+// not flood the API server.
+const (
+	pollFirst = 50 * time.Millisecond
+	pollMax   = 2 * time.Second
+)
+
+// poll calls check until it reports done, it fails, or ctx ends. check
+// returns a description of what is still missing; when ctx ends, that
+// description is part of the error, so a timeout says what was not ready.
+func poll(ctx context.Context, what string, check func(context.Context) (pending string, err error)) error {
+	interval := pollFirst
+	for {
+		pending, err := check(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s: %w", what, ctx.Err())
+			}
+			return err
+		}
+		if pending == "" {
+			return nil
+		}
+		t := time.NewTimer(interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%s: %s: %w", what, pending, ctx.Err())
+		case <-t.C:
+		}
+		interval = min(interval*3/2, pollMax)
+	}
+}

@@ -1,0 +1,163 @@
+package manifest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// Session is the work of one deploy item against one cluster. The Helm
+// deployer uses it too, for rendered charts.
+type Session struct {
+	clients *target.Clients
+	itemID  string
+	owner   string
+	manager string
+
+	mu        sync.Mutex
+	resetOnce bool
+}
+
+// NewSession starts the work of item itemID against the cluster of c.
+func NewSession(c *target.Clients, itemID string) *Session {
+	return &Session{clients: c, itemID: itemID, owner: OwnerValue(itemID), manager: fieldManager(itemID)}
+}
+
+// mapping is where an object lives in the API.
+type mapping struct {
+	GVR        schema.GroupVersionResource
+	Namespaced bool
+}
+
+// mappingFor resolves gvk through the shared discovery cache, refreshing it
+// once per session when a kind is unknown (a CRD established since).
+func (s *Session) mappingFor(gvk schema.GroupVersionKind) (mapping, error) {
+	m, err := s.clients.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if meta.IsNoMatchError(err) {
+		s.mu.Lock()
+		if !s.resetOnce {
+			s.resetOnce = true
+			s.clients.Mapper.Reset()
+		}
+		s.mu.Unlock()
+		m, err = s.clients.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if err != nil {
+		if meta.IsNoMatchError(err) {
+			// Transient: another deploy item may be about to install the CRD.
+			return mapping{}, fmt.Errorf("kind %s is not served by the cluster (is its CRD installed?): %w", gvk, err)
+		}
+		return mapping{}, err
+	}
+	return mapping{GVR: m.Resource, Namespaced: m.Scope.Name() == meta.RESTScopeNameNamespace}, nil
+}
+
+// crdMappings returns the mappings the CRDs among objs will serve, so their
+// custom resources can be ordered and applied before discovery knows them.
+func crdMappings(objs []*Desired) map[schema.GroupVersionKind]mapping {
+	out := map[schema.GroupVersionKind]mapping{}
+	for _, d := range objs {
+		if !isCRD(d.Object) {
+			continue
+		}
+		group, _, _ := unstructured.NestedString(d.Object.Object, "spec", "group")
+		kind, _, _ := unstructured.NestedString(d.Object.Object, "spec", "names", "kind")
+		plural, _, _ := unstructured.NestedString(d.Object.Object, "spec", "names", "plural")
+		scope, _, _ := unstructured.NestedString(d.Object.Object, "spec", "scope")
+		versions, _, _ := unstructured.NestedSlice(d.Object.Object, "spec", "versions")
+		for _, v := range versions {
+			vm, _ := v.(map[string]any)
+			name, _ := vm["name"].(string)
+			gvk := schema.GroupVersionKind{Group: group, Version: name, Kind: kind}
+			out[gvk] = mapping{GVR: schema.GroupVersionResource{Group: group, Version: name, Resource: plural}, Namespaced: scope != "Cluster"}
+		}
+	}
+	return out
+}
+
+// resolve sets the mapping of every desired object and defaults the
+// namespace of namespaced objects to the kubeconfig's namespace.
+func (s *Session) resolve(objs []*Desired) (map[*Desired]mapping, error) {
+	fromCRDs := crdMappings(objs)
+	out := make(map[*Desired]mapping, len(objs))
+	for _, d := range objs {
+		gvk := d.Object.GroupVersionKind()
+		m, ok := fromCRDs[gvk]
+		if !ok {
+			var err error
+			if m, err = s.mappingFor(gvk); err != nil {
+				return nil, fmt.Errorf("%s: %w", d.Ref(), err)
+			}
+		}
+		switch {
+		case m.Namespaced && d.Object.GetNamespace() == "":
+			d.Object.SetNamespace(s.clients.Namespace)
+		case !m.Namespaced && d.Object.GetNamespace() != "":
+			return nil, failure.Terminalf("InvalidConfig", "%s: %s is cluster-scoped but the manifest sets a namespace", d.Ref(), gvk.Kind)
+		}
+		out[d] = m
+	}
+	return out, nil
+}
+
+// resourceFor returns the client for ref's kind and namespace.
+func (s *Session) resourceFor(ref ObjectRef) (dynamic.ResourceInterface, mapping, error) {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return nil, mapping{}, failure.Terminalf("InvalidConfig", "%s: invalid apiVersion: %v", ref, err)
+	}
+	m, err := s.mappingFor(gv.WithKind(ref.Kind))
+	if err != nil {
+		return nil, mapping{}, fmt.Errorf("%s: %w", ref, err)
+	}
+	return s.client(m, ref.Namespace), m, nil
+}
+
+func (s *Session) client(m mapping, namespace string) dynamic.ResourceInterface {
+	if m.Namespaced {
+		return s.clients.Dynamic.Resource(m.GVR).Namespace(namespace)
+	}
+	return s.clients.Dynamic.Resource(m.GVR)
+}
+
+// parallel runs fn for every object with a bounded number of workers and
+// returns the first error; fn must be safe for concurrent use.
+func parallel(ctx context.Context, objs []*Desired, fn func(context.Context, *Desired) error) error {
+	const workers = 16
+	sem := make(chan struct{}, workers)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	for _, d := range objs {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(d *Desired) {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(ctx, d); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}(d)
+	}
+	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return firstErr
+}

@@ -1,0 +1,185 @@
+// Package target turns Landscaper Target objects of type
+// landscaper.gardener.cloud/kubernetes-cluster into Kubernetes clients.
+// One Pool lives per provider instance; every deploy item against the same
+// cluster shares one set of clients (one discovery cache, one connection
+// pool and one generous rate limit), so parallel items are not throttled
+// by client-go's default of 5 requests per second.
+package target
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Rate limits of every client the pool builds. Deploy items run in
+// parallel and one item may write hundreds of objects; the API server's
+// own priority and fairness protects it better than a client-side limit.
+const (
+	DefaultQPS   = 200
+	DefaultBurst = 400
+)
+
+// Pool caches one Clients per distinct kubeconfig. It is safe for
+// concurrent use.
+type Pool struct {
+	wrap  func(http.RoundTripper) http.RoundTripper
+	qps   float32
+	burst int
+
+	mu      sync.Mutex
+	clients map[[sha256.Size]byte]*Clients
+}
+
+// Option configures a Pool.
+type Option func(*Pool)
+
+// WithWrapTransport wraps the HTTP transport of every client the pool
+// builds; tests use it to count the requests a deployer sends.
+func WithWrapTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
+	return func(p *Pool) { p.wrap = wrap }
+}
+
+// WithRateLimit overrides DefaultQPS and DefaultBurst.
+func WithRateLimit(qps float32, burst int) Option {
+	return func(p *Pool) { p.qps, p.burst = qps, burst }
+}
+
+// NewPool returns an empty pool.
+func NewPool(opts ...Option) *Pool {
+	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// Clients are the clients of one cluster. All fields are safe for
+// concurrent use and must not be modified.
+type Clients struct {
+	// Config is the pool's rest.Config for the cluster; copy it before
+	// changing anything (rest.CopyConfig).
+	Config    *rest.Config
+	Dynamic   dynamic.Interface
+	Discovery discovery.CachedDiscoveryInterface
+	// Mapper resolves kinds through the cached discovery; call
+	// Mapper.Reset() after new CRDs are established.
+	Mapper *restmapper.DeferredDiscoveryRESTMapper
+	// Raw is the parsed kubeconfig (Helm needs a clientcmd.ClientConfig).
+	// It holds credentials: never log it.
+	Raw clientcmdapi.Config
+	// Namespace is the kubeconfig's default namespace ("default" if unset).
+	Namespace string
+}
+
+// Clients returns the clients for t, building them on first use. It
+// contacts no server, so an unreachable cluster shows up as a (transient)
+// error of the first request, while a target that can never work is a
+// terminal error here. Errors never contain the kubeconfig.
+func (p *Pool) Clients(t *api.Target) (*Clients, error) {
+	kubeconfig, err := kubeconfigOf(t)
+	if err != nil {
+		return nil, err
+	}
+	key := sha256.Sum256([]byte(kubeconfig))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c, ok := p.clients[key]; ok {
+		return c, nil
+	}
+	c, err := p.build(t.Metadata.Name, kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	p.clients[key] = c
+	return c, nil
+}
+
+func kubeconfigOf(t *api.Target) (string, error) {
+	if t == nil {
+		return "", failure.Terminalf("MissingTarget", "the deploy item names no target, but this deployer needs a %s target", api.KubernetesClusterTargetType)
+	}
+	if t.Spec.Type != api.KubernetesClusterTargetType {
+		return "", failure.Terminalf("WrongTargetType", "target %q has type %q, want %q", t.Metadata.Name, t.Spec.Type, api.KubernetesClusterTargetType)
+	}
+	var cfg api.KubernetesClusterConfig
+	if err := json.Unmarshal(t.Spec.Config, &cfg); err != nil {
+		// json errors quote types and offsets, never values.
+		return "", failure.Terminalf("InvalidTarget", "target %q: config is not {\"kubeconfig\": \"<yaml>\"}: %v", t.Metadata.Name, err)
+	}
+	if strings.TrimSpace(cfg.Kubeconfig) == "" {
+		return "", failure.Terminalf("InvalidTarget", "target %q: config.kubeconfig is empty (oidcConfig and selfConfig are not supported)", t.Metadata.Name)
+	}
+	return cfg.Kubeconfig, nil
+}
+
+func (p *Pool) build(targetName, kubeconfig string) (*Clients, error) {
+	invalid := func(what string, err error) error {
+		return failure.Terminalf("InvalidKubeconfig", "target %q: %s: %s", targetName, what, redact(err, kubeconfig))
+	}
+	raw, err := clientcmd.Load([]byte(kubeconfig))
+	if err != nil {
+		return nil, invalid("kubeconfig cannot be parsed", err)
+	}
+	clientConfig := clientcmd.NewDefaultClientConfig(*raw, &clientcmd.ConfigOverrides{})
+	cfg, err := clientConfig.ClientConfig()
+	if err != nil {
+		return nil, invalid("kubeconfig is not usable", err)
+	}
+	ns, _, err := clientConfig.Namespace()
+	if err != nil || ns == "" {
+		ns = "default"
+	}
+	cfg.QPS, cfg.Burst = p.qps, p.burst
+	if p.wrap != nil {
+		cfg.Wrap(p.wrap)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, invalid("cannot build a client", err)
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, invalid("cannot build a discovery client", err)
+	}
+	cached := memory.NewMemCacheClient(disc)
+	return &Clients{
+		Config:    cfg,
+		Dynamic:   dyn,
+		Discovery: cached,
+		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(cached),
+		Raw:       *raw,
+		Namespace: ns,
+	}, nil
+}
+
+// redact returns err's message with every line of the kubeconfig that it
+// might quote (YAML parsers quote offending lines) replaced, so that no
+// certificate, key or token can leak into a message.
+func redact(err error, kubeconfig string) string {
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	for _, line := range strings.Split(kubeconfig, "\n") {
+		for _, part := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ':' || r == '"' || r == '\'' }) {
+			if len(part) >= 8 && strings.Contains(msg, part) {
+				msg = strings.ReplaceAll(msg, part, "<redacted>")
+			}
+		}
+	}
+	return msg
+}
