@@ -1,0 +1,173 @@
+// Package execution runs the execution phase machines of seed 002: the
+// install flow (Init: create/update deploy items, delete orphans first;
+// Progressing: trigger items along their DAG; Completing) and the delete
+// flow (InitDelete; Deleting in reverse DAG order). Deploy items are
+// applied and deleted through the deployer registry of the job.
+package execution
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Spec is what the parent installation templated for its execution.
+type Spec struct {
+	// Path is the installation's path; item IDs are Path + "/" + name.
+	Path    string
+	Items   []api.DeployItemTemplate
+	Targets snapshot.TargetImports
+	// Files is the blueprint filesystem, handed to deployers.
+	Files fs.FS
+}
+
+// Validate applies the render-time rules to a templated item list: name
+// and type set, names unique, dependsOn known, no cycle (named).
+func Validate(items []api.DeployItemTemplate) error {
+	nodes := make([]dag.Node, len(items))
+	for i, it := range items {
+		if it.Name != "" && it.Type == "" {
+			return fmt.Errorf("deploy item %q has no type", it.Name)
+		}
+		nodes[i] = dag.Node{Name: it.Name, DependsOn: it.DependsOn}
+	}
+	return dag.Validate("deploy item", nodes)
+}
+
+// run is one execution's flow in one job. Only its goroutine touches exec;
+// item workers get copies and report back over a channel.
+type run struct {
+	j    *job.Job
+	spec Spec
+	exec *snapshot.Execution
+}
+
+// Run runs the install flow for job j, starting from prev (nil for a new
+// execution). The returned execution is always non-nil and finished with
+// the job; the error names the execution, the phase and the failed items.
+func Run(j *job.Job, spec Spec, prev *snapshot.Execution) (*snapshot.Execution, error) {
+	r := &run{j: j, spec: spec, exec: prev.Clone()}
+	if r.exec == nil {
+		r.exec = &snapshot.Execution{}
+	}
+	r.exec.JobID, r.exec.Phase, r.exec.LastError = j.ID, api.ExecutionPhaseInit, nil
+	m := installMachine(r, j.Backoff, r.logTransition)
+	m.Name = "execution " + spec.Path
+	final, err := m.Run(j.Context(), api.ExecutionPhaseInit)
+	r.finish(final, err, "Reconcile")
+	return r.exec, err
+}
+
+// installSteps are the phases of the install flow; the table below wires
+// them, tests script them.
+type installSteps interface {
+	init(ctx context.Context) error
+	progress(ctx context.Context) error
+	complete(ctx context.Context) error
+}
+
+func installMachine(s installSteps, b phase.Backoff, on func(from, to api.ExecutionPhase)) *phase.Machine[api.ExecutionPhase] {
+	return &phase.Machine[api.ExecutionPhase]{
+		Table: map[api.ExecutionPhase]phase.Transition[api.ExecutionPhase]{
+			api.ExecutionPhaseInit:        {Step: s.init, Next: api.ExecutionPhaseProgressing},
+			api.ExecutionPhaseProgressing: {Step: s.progress, Next: api.ExecutionPhaseCompleting},
+			api.ExecutionPhaseCompleting:  {Step: s.complete, Next: api.ExecutionPhaseSucceeded},
+		},
+		Final:        map[api.ExecutionPhase]bool{api.ExecutionPhaseSucceeded: true, api.ExecutionPhaseFailed: true},
+		FailPhase:    api.ExecutionPhaseFailed,
+		Backoff:      b,
+		OnTransition: on,
+	}
+}
+
+// init validates the templates, deletes orphaned items (those no longer in
+// the spec) and then creates or updates the items of the spec. It is
+// idempotent, so a transient error may repeat it.
+func (r *run) init(context.Context) error {
+	if r.j.Interrupted() {
+		return r.j.InterruptError()
+	}
+	if err := Validate(r.spec.Items); err != nil {
+		return failure.NewTerminal("InvalidDeployItems", err)
+	}
+	wanted := make(map[string]bool, len(r.spec.Items))
+	for _, t := range r.spec.Items {
+		wanted[t.Name] = true
+	}
+	var orphans []string
+	for _, it := range r.exec.DeployItems {
+		if !wanted[it.Name] {
+			orphans = append(orphans, it.Name)
+		}
+	}
+	if len(orphans) > 0 {
+		if err := r.deleteItems(orphans, deployer.DeleteOptions{}); err != nil {
+			return fmt.Errorf("deleting orphaned deploy items: %w", err)
+		}
+	}
+	byName := r.itemsByName()
+	items := make([]*snapshot.DeployItem, 0, len(r.spec.Items))
+	for _, t := range r.spec.Items {
+		it := byName[t.Name]
+		if it == nil {
+			it = &snapshot.DeployItem{ID: r.spec.Path + "/" + t.Name, Name: t.Name, Phase: api.DeployItemPhaseInit}
+		}
+		it.Type, it.Target, it.DependsOn, it.Config = t.Type, t.Target, t.DependsOn, t.Config
+		it.ConfigHash = snapshot.Hash(t.Config)
+		it.Timeout, it.UpdateOnChangeOnly = t.Timeout, t.UpdateOnChangeOnly
+		items = append(items, it)
+	}
+	r.exec.DeployItems = items
+	return nil
+}
+
+// complete has nothing left to do: the items' exports are in the snapshot
+// and the installation reads them from there.
+func (r *run) complete(context.Context) error { return nil }
+
+// finish makes the execution finished with the job. On interrupt every
+// item not yet finished with the job is Failed too (seed 000), so nothing
+// in the tree is left unfinished.
+func (r *run) finish(final api.ExecutionPhase, err error, operation string) {
+	r.exec.Phase = final
+	r.exec.JobIDFinished = r.j.ID
+	if err != nil {
+		r.exec.LastError = &snapshot.Error{Operation: operation, Reason: failure.Reason(err), Message: err.Error()}
+	}
+	if !r.j.Interrupted() {
+		return
+	}
+	for _, it := range r.exec.DeployItems {
+		if it.JobIDFinished == r.j.ID && it.JobID == r.j.ID {
+			continue
+		}
+		it.JobID, it.JobIDFinished = r.j.ID, r.j.ID
+		failed := api.DeployItemPhaseFailed
+		if operation == "Delete" {
+			failed = api.DeployItemPhaseDeleteFailed
+		}
+		it.Phase = failed
+		it.LastError = &snapshot.Error{Operation: operation, Reason: job.ReasonInterrupted,
+			Message: "the job was interrupted before this deploy item was processed"}
+	}
+}
+
+func (r *run) itemsByName() map[string]*snapshot.DeployItem {
+	m := make(map[string]*snapshot.DeployItem, len(r.exec.DeployItems))
+	for _, it := range r.exec.DeployItems {
+		m[it.Name] = it
+	}
+	return m
+}
+
+func (r *run) logTransition(from, to api.ExecutionPhase) {
+	r.j.Log.Info("execution phase", "execution", r.spec.Path, "from", string(from), "to", string(to), "jobID", r.j.ID)
+}

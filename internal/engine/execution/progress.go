@@ -1,0 +1,128 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// outcome is what a worker reports for one item: its updated copy, or nil
+// when the item is gone.
+type outcome struct {
+	name   string
+	item   *snapshot.DeployItem
+	status dag.Status
+}
+
+// drive triggers the named items along the DAG, as classify decides,
+// running work for each in its own goroutine, and returns the final
+// decision (Done, Fail or Stuck). After an interrupt it triggers nothing
+// more, waits for the running workers and reports interrupted.
+func (r *run) drive(names []string, classify func([]dag.Item) map[string]dag.Class, work func(*snapshot.DeployItem) outcome) (dec dag.Decision, interrupted bool) {
+	byName := r.itemsByName()
+	defer r.collect(byName, names)
+	view := make([]dag.Item, len(names))
+	index := make(map[string]int, len(names))
+	for i, n := range names {
+		view[i] = dag.Item{Name: n, DependsOn: byName[n].DependsOn}
+		index[n] = i
+	}
+	results := make(chan outcome, len(names))
+	running := 0
+	wait := func() {
+		o := <-results
+		running--
+		view[index[o.name]].Status = o.status
+		byName[o.name] = o.item
+	}
+	for {
+		if r.j.Interrupted() {
+			if running == 0 {
+				return dag.Decision{Action: dag.Fail}, true
+			}
+			wait()
+			continue
+		}
+		dec = dag.Next(classify(view))
+		switch dec.Action {
+		case dag.Trigger:
+			for _, n := range dec.Trigger {
+				view[index[n]].Status = dag.Running
+				running++
+				it := byName[n].Clone()
+				go func() { results <- work(it) }()
+			}
+		case dag.Wait:
+			wait()
+		default:
+			return dec, false
+		}
+	}
+}
+
+// collect writes the workers' results back into the execution, dropping
+// the items that are gone, in their original order.
+func (r *run) collect(byName map[string]*snapshot.DeployItem, driven []string) {
+	touched := make(map[string]bool, len(driven))
+	for _, n := range driven {
+		touched[n] = true
+	}
+	items := r.exec.DeployItems[:0]
+	for _, it := range r.exec.DeployItems {
+		if !touched[it.Name] {
+			items = append(items, it)
+		} else if cur := byName[it.Name]; cur != nil {
+			items = append(items, cur)
+		}
+	}
+	r.exec.DeployItems = items
+}
+
+// progress is the Progressing phase: every item of the spec is triggered
+// once its predecessors finished. Its errors are terminal: repeating it
+// would trigger finished items again.
+func (r *run) progress(context.Context) error {
+	names := make([]string, len(r.spec.Items))
+	for i, t := range r.spec.Items {
+		names[i] = t.Name
+	}
+	dec, interrupted := r.drive(names, dag.ClassifyInstall, r.applyItem)
+	switch {
+	case interrupted:
+		return r.j.InterruptError()
+	case dec.Action == dag.Done:
+		return nil
+	case dec.Action == dag.Stuck:
+		return failure.Terminalf("Stuck", "deploy items %s wait for predecessors that never finish", strings.Join(r.pending(), ", "))
+	default:
+		return failure.NewTerminal("DeployItemFailed", r.failedError("failed"))
+	}
+}
+
+// failedError names every item that failed in this job and why.
+func (r *run) failedError(verb string) error {
+	var msgs []string
+	for _, it := range r.exec.DeployItems {
+		if it.JobIDFinished == r.j.ID && it.LastError != nil {
+			msgs = append(msgs, fmt.Sprintf("deploy item %s %s: %s", it.ID, verb, it.LastError.Message))
+		}
+	}
+	sort.Strings(msgs)
+	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+}
+
+func (r *run) pending() []string {
+	var names []string
+	for _, it := range r.exec.DeployItems {
+		if it.JobID != r.j.ID {
+			names = append(names, it.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,105 @@
+// Package job is what every object of one job shares: the job ID, the
+// deployer registry, the parallelism limit, the retry backoff, the logger,
+// and the interrupt, which is the end of the caller's context (seed 000's
+// interrupt annotation). It has no flow of its own.
+package job
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Logger receives phase transitions and deploy item starts and finishes.
+// Key/value pairs never carry configs, imports or targets.
+type Logger interface {
+	Info(msg string, kv ...any)
+}
+
+// ReasonInterrupted is the lastError reason of objects an interrupt ended.
+const ReasonInterrupted = "Interrupted"
+
+// Job is the shared context of one walk through an installation tree.
+type Job struct {
+	ID       string
+	Registry *deployer.Registry
+	Backoff  phase.Backoff
+	// Grace is how long running deployer calls may continue after an
+	// interrupt before their context is cancelled.
+	Grace time.Duration
+	Log   Logger
+
+	interrupt context.Context
+	slots     chan struct{}
+}
+
+// New starts a job. The end of ctx is the interrupt; parallelism bounds the
+// deployer calls running at once across the whole tree (minimum 1).
+func New(ctx context.Context, id string, reg *deployer.Registry, parallelism int, backoff phase.Backoff, grace time.Duration, log Logger) *Job {
+	if parallelism < 1 {
+		parallelism = 1
+	}
+	if log == nil {
+		log = discard{}
+	}
+	return &Job{ID: id, Registry: reg, Backoff: backoff, Grace: grace, Log: log,
+		interrupt: ctx, slots: make(chan struct{}, parallelism)}
+}
+
+// Context is the job's context: it ends with the interrupt. Phase retries
+// wait on it.
+func (j *Job) Context() context.Context { return j.interrupt }
+
+// Interrupted reports whether the job was interrupted.
+func (j *Job) Interrupted() bool { return j.interrupt.Err() != nil }
+
+// InterruptError is the terminal error of an object the interrupt ended.
+func (j *Job) InterruptError() error {
+	return failure.Terminalf(ReasonInterrupted, "interrupted: %v", context.Cause(j.interrupt))
+}
+
+// Acquire takes one of the parallelism slots; it fails only on interrupt.
+func (j *Job) Acquire() error {
+	select {
+	case j.slots <- struct{}{}:
+		return nil
+	case <-j.interrupt.Done():
+		return j.InterruptError()
+	}
+}
+
+// Release returns a slot taken by Acquire.
+func (j *Job) Release() { <-j.slots }
+
+// CallContext returns the context of one deployer call: bounded by timeout
+// (0 = none) and cancelled Grace after an interrupt, so a running call may
+// still finish what it is doing. The caller must call cancel.
+func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
+	stopWatch := context.AfterFunc(j.interrupt, func() {
+		timer := time.NewTimer(j.Grace)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+			cancel(fmt.Errorf("interrupted; grace period of %s over", j.Grace))
+		case <-ctx.Done():
+		}
+	})
+	var stopTimeout context.CancelFunc = func() {}
+	if timeout > 0 {
+		ctx, stopTimeout = context.WithTimeout(ctx, timeout)
+	}
+	return ctx, func() {
+		stopWatch()
+		stopTimeout()
+		cancel(nil)
+	}
+}
+
+type discard struct{}
+
+func (discard) Info(string, ...any) {}
