@@ -20,6 +20,8 @@ ETCD_VERSION=3.5.17
 KWOK_VERSION=0.6.1
 TFPLUGINDOCS_VERSION=0.24.0
 GOLANGCI_VERSION=2.6.2
+# the last release that builds with Go 1.26; about 4 minutes cold
+GORELEASER_VERSION=2.12.7
 
 export GONOSUMDB=k8s.io GOFLAGS=-mod=mod CGO_ENABLED=0
 
@@ -76,8 +78,13 @@ tool_golangci-lint() {
     sh -c 'GOBIN="$out" go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v'$GOLANGCI_VERSION
 }
 
+tool_goreleaser() {
+  build goreleaser $GORELEASER_VERSION goreleaser -- \
+    sh -c 'GOBIN="$out" go install github.com/goreleaser/goreleaser/v2@v'$GORELEASER_VERSION
+}
+
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(terraform tofu etcd kube kwok tfplugindocs golangci-lint)
+[ ${#tools[@]} -gt 0 ] || tools=(terraform tofu etcd kube kwok tfplugindocs golangci-lint goreleaser)
 for t in "${tools[@]}"; do
   if ! declare -F "tool_$t" >/dev/null; then echo "install.sh: unknown tool '$t'" >&2; exit 2; fi
   "tool_$t"
