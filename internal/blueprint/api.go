@@ -52,6 +52,9 @@ type Rendered struct {
 	DeployItems      []api.DeployItemTemplate
 	Subinstallations []api.SubinstallationTemplate
 	State            map[string]json.RawMessage
+	// Warnings are unknown fields in rendered deploy items and
+	// subinstallation templates (misspellings that would be ignored).
+	Warnings []string
 }
 
 // ExportInput is what the Completing phase of one installation renders

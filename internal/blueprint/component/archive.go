@@ -1,0 +1,122 @@
+package component
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// Local blob access types of a component archive (v2 and OCM spellings).
+const (
+	accessLocalFilesystemBlob = "localFilesystemBlob"
+	accessLocalBlob           = "localBlob"
+	accessLocalOCIBlob        = "localOciBlob"
+)
+
+// descriptorFile is the descriptor's path inside a component archive.
+const descriptorFile = "component-descriptor.yaml"
+
+// maxBlobBytes bounds a local blob read into memory.
+const maxBlobBytes = 256 << 20
+
+// FromArchiveDir reads a local component archive directory
+// (component-descriptor.yaml and blobs/).
+func FromArchiveDir(dir string) (*Component, error) {
+	return FromArchive(os.DirFS(dir))
+}
+
+// FromArchive reads a component archive from a filesystem.
+func FromArchive(archive fs.FS) (*Component, error) {
+	data, err := fs.ReadFile(archive, descriptorFile)
+	if err != nil {
+		return nil, fmt.Errorf("component archive: %w", err)
+	}
+	c, err := FromInline(data)
+	if err != nil {
+		return nil, fmt.Errorf("component archive %s: %w", descriptorFile, err)
+	}
+	c.Archive = archive
+	return c, nil
+}
+
+// FromInline reads a descriptor given as YAML or JSON text.
+func FromInline(data []byte) (*Component, error) {
+	d, generic, err := ParseDescriptor(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Component{Descriptor: d, Generic: generic}, nil
+}
+
+// access is the part of a resource access this package understands.
+type access struct {
+	Type           string `json:"type"`
+	Filename       string `json:"filename"`
+	LocalReference string `json:"localReference"`
+	MediaType      string `json:"mediaType"`
+	Digest         string `json:"digest"`
+}
+
+// readLocalBlob reads the blob a local access points at from the archive.
+func (c *Component) readLocalBlob(rawAccess json.RawMessage) ([]byte, string, error) {
+	name, mediaType, err := c.localBlobName(rawAccess)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := c.Archive.Open(name)
+	if err != nil {
+		return nil, "", fmt.Errorf("local blob: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, "", fmt.Errorf("local blob: %w", err)
+	}
+	if info.Size() > maxBlobBytes {
+		return nil, "", fmt.Errorf("local blob %s is larger than %d bytes", name, maxBlobBytes)
+	}
+	data, err := fs.ReadFile(c.Archive, name)
+	return data, mediaType, err
+}
+
+// localBlobName is the archive path of a local blob access.
+func (c *Component) localBlobName(rawAccess json.RawMessage) (string, string, error) {
+	var a access
+	if err := json.Unmarshal(rawAccess, &a); err != nil {
+		return "", "", fmt.Errorf("access: %w", err)
+	}
+	ref := ""
+	switch strings.TrimSuffix(strings.TrimSuffix(a.Type, "/v1"), "/v2") {
+	case accessLocalFilesystemBlob:
+		ref = a.Filename
+	case accessLocalBlob, accessLocalOCIBlob:
+		ref = a.LocalReference
+		if ref == "" {
+			ref = a.Digest
+		}
+	default:
+		return "", "", fmt.Errorf("access type %q is not available locally (only local blobs of a component archive are)", a.Type)
+	}
+	if c.Archive == nil {
+		return "", "", errors.New("local blob access needs a component archive, the descriptor was given inline")
+	}
+	name := path.Join("blobs", ref)
+	if !fs.ValidPath(name) || !strings.HasPrefix(name, "blobs/") || name == "blobs/" {
+		return "", "", fmt.Errorf("local blob reference %q escapes blobs/", ref)
+	}
+	if _, err := fs.Stat(c.Archive, name); errors.Is(err, fs.ErrNotExist) {
+		// OCM's transport format stores "sha256:…" blobs as "sha256.…".
+		name = path.Join("blobs", strings.ReplaceAll(ref, ":", "."))
+	}
+	return name, a.MediaType, nil
+}
+
+// BlobPath returns the archive path of a resource's local blob, for
+// callers that read it as a directory or an archive themselves.
+func (c *Component) BlobPath(resource Resource) (string, string, error) {
+	return c.localBlobName(resource.Access)
+}

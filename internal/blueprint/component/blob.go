@@ -1,0 +1,92 @@
+package component
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"testing/fstest"
+)
+
+// maxExtractedBytes bounds what a blob archive may expand to.
+const maxExtractedBytes = 64 << 20
+
+// BlobFS returns a resource's local blob as a filesystem: a directory of
+// the archive as is, a tar or tar.gz blob extracted into memory.
+func (c *Component) BlobFS(res Resource) (fs.FS, error) {
+	if c == nil {
+		return nil, ErrNoComponent
+	}
+	name, _, err := c.BlobPath(res)
+	if err != nil {
+		return nil, err
+	}
+	info, err := fs.Stat(c.Archive, name)
+	if err != nil {
+		return nil, fmt.Errorf("local blob: %w", err)
+	}
+	if info.IsDir() {
+		return fs.Sub(c.Archive, name)
+	}
+	f, err := c.Archive.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("local blob: %w", err)
+	}
+	defer f.Close()
+	return ExtractTar(f)
+}
+
+// ExtractTar reads a tar stream, gzip compressed or not, into memory.
+// Entries escaping the root and oversized archives are rejected.
+func ExtractTar(r io.Reader) (fs.FS, error) {
+	br := bufio.NewReader(r)
+	var src io.Reader = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("blob is not valid gzip: %w", err)
+		}
+		defer gz.Close()
+		src = gz
+	}
+	tr := tar.NewReader(src)
+	out := fstest.MapFS{}
+	total := int64(0)
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("blob is not a tar archive: %w", err)
+		}
+		name := path.Clean(strings.TrimPrefix(hdr.Name, "/"))
+		if name == "." {
+			continue
+		}
+		if !fs.ValidPath(name) {
+			return nil, fmt.Errorf("tar entry %q escapes the archive", hdr.Name)
+		}
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			out[name] = &fstest.MapFile{Mode: fs.ModeDir | 0o555}
+		case tar.TypeReg:
+			total += hdr.Size
+			if total > maxExtractedBytes {
+				return nil, fmt.Errorf("tar archive expands to more than %d bytes", maxExtractedBytes)
+			}
+			data, err := io.ReadAll(io.LimitReader(tr, hdr.Size))
+			if err != nil {
+				return nil, fmt.Errorf("tar entry %q: %w", hdr.Name, err)
+			}
+			out[name] = &fstest.MapFile{Data: data, Mode: 0o444}
+		}
+	}
+	return out, nil
+}

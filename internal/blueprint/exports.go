@@ -1,0 +1,126 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
+)
+
+// targetTemplate is a target export as export executions write it.
+type targetTemplate struct {
+	Type        string            `json:"type"`
+	Config      json.RawMessage   `json:"config,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// RenderExports runs the export executions (later executions win per
+// export), drops exports the blueprint does not declare and validates the
+// rest: data against its schema, targets against their targetType.
+func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
+	targets, err := targetValues(in.Targets)
+	if err != nil {
+		return nil, terminal(ReasonTemplateFailed, err)
+	}
+	internal := map[string]any{
+		"deployitems": orEmpty(in.DeployItems),
+		"dataobjects": orEmptyAny(in.DataObjects),
+		"targets":     targets,
+	}
+	values := b.templateValues(orEmptyAny(in.Imports), in.Component)
+	values["values"] = internal
+	for k, v := range internal {
+		values[k] = v
+	}
+
+	out := &Exported{Data: map[string]any{}, Targets: map[string]api.Target{}, State: map[string]json.RawMessage{}}
+	exports := map[string]any{}
+	for _, ex := range b.ExportExecutions {
+		res, err := template.Run(template.Request{
+			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
+			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true,
+		})
+		if err != nil {
+			return nil, terminal(ReasonTemplateFailed, err)
+		}
+		if res.State != nil {
+			out.State[statePrefixExport+ex.Name] = res.State
+		}
+		raw, ok := res.Output["exports"]
+		if !ok || raw == nil {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("export execution %q: exports must be an object", ex.Name))
+		}
+		for k, v := range m {
+			exports[k] = v
+		}
+	}
+
+	for _, def := range b.Exports {
+		value, ok := exports[def.Name]
+		if !ok {
+			continue
+		}
+		switch def.Type {
+		case ImportTypeData:
+			if err := b.validateValue(fmt.Sprintf("export %q", def.Name), def.Name, def.Schema, value, in.Component); err != nil {
+				return nil, terminal(ReasonExportValidationFailed, err)
+			}
+			out.Data[def.Name] = value
+		case ImportTypeTarget:
+			t, err := exportedTarget(def, value)
+			if err != nil {
+				return nil, terminal(ReasonExportValidationFailed, err)
+			}
+			out.Targets[def.Name] = t
+		}
+	}
+	return out, nil
+}
+
+// exportedTarget converts a target template into a Target of the declared type.
+func exportedTarget(def ExportDefinition, value any) (api.Target, error) {
+	var tt targetTemplate
+	if err := remarshal(value, &tt); err != nil {
+		return api.Target{}, fmt.Errorf("export %q: not a target {type, config, labels, annotations}: %w", def.Name, err)
+	}
+	if tt.Type != def.TargetType {
+		return api.Target{}, fmt.Errorf("export %q: target type is %q but the blueprint declares %q", def.Name, tt.Type, def.TargetType)
+	}
+	t := api.NewTarget("", "", tt.Type, tt.Config)
+	t.Metadata.Labels = tt.Labels
+	t.Metadata.Annotations = tt.Annotations
+	return t, nil
+}
+
+func targetValues(targets map[string]api.Target) (map[string]any, error) {
+	out := make(map[string]any, len(targets))
+	for k, t := range targets {
+		v, err := targetValue(t)
+		if err != nil {
+			return nil, fmt.Errorf("export input targets[%q]: %w", k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func orEmpty(m map[string]map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func orEmptyAny(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}

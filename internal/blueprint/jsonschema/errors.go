@@ -1,0 +1,140 @@
+package jsonschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// maxShownValue bounds how much of an offending value an error shows.
+const maxShownValue = 64
+
+// maxViolations bounds how many violations one error lists.
+const maxViolations = 10
+
+var printer = message.NewPrinter(language.English)
+
+// secretLike matches names of values that may hold credentials; their
+// values never appear in errors.
+var secretLike = regexp.MustCompile(`(?i)secret|password|passwd|token|credential|kubeconfig|private|apikey|api_key|cert|auth`)
+
+// LooksSecret reports whether a name suggests a secret value.
+func LooksSecret(name string) bool { return secretLike.MatchString(name) }
+
+// Error is a failed validation: every violated constraint.
+type Error struct {
+	What       string
+	Violations []Violation
+}
+
+// Violation is one violated schema constraint.
+type Violation struct {
+	// InstancePath is the JSON pointer of the offending value ("" = root).
+	InstancePath string
+	// SchemaPath is the JSON pointer of the violated keyword in the schema,
+	// prefixed by the referenced schema's URL when it is not the root.
+	SchemaPath string
+	Message    string
+	// Value is a short rendering of the offending value, or "<masked>".
+	Value string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s does not match its schema:", e.What)
+	for _, v := range e.Violations {
+		path := v.InstancePath
+		if path == "" {
+			path = "/"
+		}
+		fmt.Fprintf(&b, " [value at %s (schema %s): %s; got %s]", path, v.SchemaPath, v.Message, v.Value)
+	}
+	return b.String()
+}
+
+// violations flattens the validator's error tree into its leaves.
+func violations(root *sjs.ValidationError, instance any, secret bool) []Violation {
+	var out []Violation
+	var walk func(e *sjs.ValidationError)
+	walk = func(e *sjs.ValidationError) {
+		if len(out) >= maxViolations {
+			return
+		}
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, Violation{
+			InstancePath: pointer(e.InstanceLocation),
+			SchemaPath:   schemaPath(e),
+			Message:      e.ErrorKind.LocalizedString(printer),
+			Value:        shownValue(instance, e.InstanceLocation, secret),
+		})
+	}
+	walk(root)
+	return out
+}
+
+func pointer(tokens []string) string {
+	if len(tokens) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+func schemaPath(e *sjs.ValidationError) string {
+	url := strings.TrimPrefix(e.SchemaURL, rootURL)
+	return url + pointer(e.ErrorKind.KeywordPath())
+}
+
+// shownValue renders the value at path, masked when the value is secret or
+// sits under a secret-looking key.
+func shownValue(instance any, path []string, secret bool) string {
+	if secret {
+		return "<masked>"
+	}
+	v := instance
+	for _, tok := range path {
+		if LooksSecret(tok) {
+			return "<masked>"
+		}
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i := -1
+			fmt.Sscan(tok, &i)
+			if i < 0 || i >= len(c) {
+				return "<missing>"
+			}
+			v = c[i]
+		default:
+			return "<missing>"
+		}
+	}
+	return Summarize(v)
+}
+
+// Summarize renders v as JSON, cut to a short prefix with its size.
+func Summarize(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("<%T>", v)
+	}
+	if len(data) <= maxShownValue {
+		return string(data)
+	}
+	return fmt.Sprintf("%s… (%d bytes)", data[:maxShownValue], len(data))
+}

@@ -1,0 +1,183 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
+)
+
+// State keys of executions in Rendered.State / Exported.State.
+const (
+	statePrefixDeploy          = "deploy/"
+	statePrefixSubinstallation = "subinstallation/"
+	statePrefixExport          = "export/"
+)
+
+// Render validates the imports and runs import, deploy and subinstallation
+// executions. It needs no cluster: everything comes from in and the
+// blueprint filesystem.
+func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
+	imports, err := b.constructImports(in.Imports, in.Component)
+	if err != nil {
+		return nil, err
+	}
+	values := b.templateValues(imports, in.Component)
+	if err := b.runImportExecutions(values, imports, in.Component); err != nil {
+		return nil, err
+	}
+
+	out := &Rendered{Imports: imports, State: map[string]json.RawMessage{}}
+	for _, ex := range b.DeployExecutions {
+		res, err := b.run("deploy execution", ex, values, in, statePrefixDeploy, out.State)
+		if err != nil {
+			return nil, err
+		}
+		items, warnings, err := decodeDeployItems(ex, res.Output["deployItems"])
+		if err != nil {
+			return nil, err
+		}
+		out.DeployItems = append(out.DeployItems, items...)
+		out.Warnings = append(out.Warnings, warnings...)
+	}
+	if err := b.validateDeployItems(out.DeployItems); err != nil {
+		return nil, terminal(ReasonTemplateFailed, err)
+	}
+
+	subs, warnings, err := b.staticSubinstallations()
+	if err != nil {
+		return nil, err
+	}
+	out.Warnings = append(out.Warnings, warnings...)
+	for _, ex := range b.SubinstallationExecutions {
+		res, err := b.run("subinstallation execution", ex, values, in, statePrefixSubinstallation, out.State)
+		if err != nil {
+			return nil, err
+		}
+		more, warnings, err := decodeSubinstallations(ex, res.Output["subinstallations"])
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, more...)
+		out.Warnings = append(out.Warnings, warnings...)
+	}
+	names := map[string]bool{}
+	var errs []error
+	for i, s := range subs {
+		errs = append(errs, validateInstallationTemplate(fmt.Sprintf("subinstallation %q (#%d)", s.Name, i), s, names))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, terminal(ReasonTemplateFailed, err)
+	}
+	out.Subinstallations = subs
+	return out, nil
+}
+
+// templateValues are the inputs every execution sees.
+func (b *Blueprint) templateValues(imports map[string]any, comp *Component) map[string]any {
+	values := map[string]any{"imports": imports}
+	if comp != nil {
+		values["cd"] = comp.Values()
+		values["components"] = comp.List()
+		if comp.Definition != nil {
+			values["componentDescriptorDef"] = comp.Definition
+		}
+	} else {
+		values["cd"] = nil
+		values["components"] = nil
+	}
+	if b.Definition != nil {
+		values["blueprint"] = b.Definition
+		values["blueprintDef"] = b.Definition
+	}
+	return values
+}
+
+// runImportExecutions merges each execution's `bindings` into imports (so
+// later executions see them) and stops at the first one reporting errors.
+func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Component) error {
+	for _, ex := range b.ImportExecutions {
+		res, err := template.Run(template.Request{
+			Kind: "import execution", Execution: ex, Files: b.Files, Component: comp, Values: values,
+		})
+		if err != nil {
+			return terminal(ReasonTemplateFailed, err)
+		}
+		if raw, ok := res.Output["bindings"]; ok && raw != nil {
+			bindings, ok := raw.(map[string]any)
+			if !ok {
+				return terminal(ReasonTemplateFailed, fmt.Errorf("import execution %q: bindings must be an object", ex.Name))
+			}
+			for k, v := range bindings {
+				imports[k] = v
+			}
+		}
+		if raw, ok := res.Output["errors"]; ok && raw != nil {
+			var msgs []string
+			list, _ := raw.([]any)
+			for _, m := range list {
+				if s := fmt.Sprint(m); s != "" {
+					msgs = append(msgs, s)
+				}
+			}
+			if len(msgs) > 0 {
+				return terminal(ReasonImportValidationFailed,
+					fmt.Errorf("import execution %q rejected the imports: %s", ex.Name, strings.Join(msgs, "; ")))
+			}
+		}
+	}
+	return nil
+}
+
+// run executes one stateful execution and records its new state.
+func (b *Blueprint) run(kind string, ex template.Execution, values map[string]any, in RenderInput,
+	prefix string, state map[string]json.RawMessage) (template.Result, error) {
+	res, err := template.Run(template.Request{
+		Kind: kind, Execution: ex, Files: b.Files, Component: in.Component, Values: values,
+		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true,
+	})
+	if err != nil {
+		return template.Result{}, terminal(ReasonTemplateFailed, err)
+	}
+	if res.State != nil {
+		state[prefix+ex.Name] = res.State
+	}
+	return res, nil
+}
+
+// decodeDeployItems reads the `deployItems` list of an execution output.
+func decodeDeployItems(ex template.Execution, raw any) ([]api.DeployItemTemplate, []string, error) {
+	if raw == nil {
+		return nil, nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("deploy execution %q: deployItems must be a list", ex.Name))
+	}
+	items := make([]api.DeployItemTemplate, 0, len(list))
+	var warnings []string
+	for i, elem := range list {
+		var item api.DeployItemTemplate
+		if err := remarshal(elem, &item); err != nil {
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("deploy execution %q: deployItems[%d]: %w", ex.Name, i, err))
+		}
+		for _, w := range unknownFields(elem, reflect.TypeOf(item), fmt.Sprintf("deployItems[%d]", i)) {
+			warnings = append(warnings, fmt.Sprintf("deploy execution %q: %s", ex.Name, w))
+		}
+		items = append(items, item)
+	}
+	return items, warnings, nil
+}
+
+// remarshal converts generic template output into a typed value.
+func remarshal(in, out any) error {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}

@@ -1,0 +1,82 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
+)
+
+// installationTemplateDoc is an InstallationTemplate document as files and
+// subinstallation executions write it.
+type installationTemplateDoc struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	api.SubinstallationTemplate
+}
+
+// staticSubinstallations returns the `subinstallations` of blueprint.yaml,
+// reading `file:` entries from the blueprint filesystem.
+func (b *Blueprint) staticSubinstallations() ([]api.SubinstallationTemplate, []string, error) {
+	var (
+		out      []api.SubinstallationTemplate
+		warnings []string
+	)
+	for i, s := range b.Subinstallations {
+		if s.File == "" {
+			out = append(out, s.SubinstallationTemplate)
+			continue
+		}
+		data, err := readLimited(b.Files, s.File)
+		if err != nil {
+			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %w", i, err))
+		}
+		jsonData, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %s: %w", i, s.File, err))
+		}
+		var generic any
+		var doc installationTemplateDoc
+		if err := json.Unmarshal(jsonData, &generic); err != nil {
+			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %s: %w", i, s.File, err))
+		}
+		if err := json.Unmarshal(jsonData, &doc); err != nil {
+			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %s: %w", i, s.File, err))
+		}
+		for _, w := range unknownFields(generic, reflect.TypeOf(doc), "") {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", s.File, w))
+		}
+		out = append(out, doc.SubinstallationTemplate)
+	}
+	return out, warnings, nil
+}
+
+// decodeSubinstallations reads the `subinstallations` list of an execution.
+func decodeSubinstallations(ex template.Execution, raw any) ([]api.SubinstallationTemplate, []string, error) {
+	if raw == nil {
+		return nil, nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations must be a list", ex.Name))
+	}
+	var (
+		out      []api.SubinstallationTemplate
+		warnings []string
+	)
+	for i, elem := range list {
+		var doc installationTemplateDoc
+		if err := remarshal(elem, &doc); err != nil {
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations[%d]: %w", ex.Name, i, err))
+		}
+		for _, w := range unknownFields(elem, reflect.TypeOf(doc), fmt.Sprintf("subinstallations[%d]", i)) {
+			warnings = append(warnings, fmt.Sprintf("subinstallation execution %q: %s", ex.Name, w))
+		}
+		out = append(out, doc.SubinstallationTemplate)
+	}
+	return out, warnings, nil
+}

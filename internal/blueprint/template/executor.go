@@ -1,0 +1,101 @@
+// Package template runs the template executions of a blueprint
+// (import, deploy, subinstallation and export executions) with the
+// GoTemplate or the Spiff engine behind one interface, so both see the same
+// inputs, the same blueprint filesystem and the same extra functions.
+package template
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+)
+
+// Template types as blueprints write them.
+const (
+	TypeGoTemplate = "GoTemplate"
+	TypeSpiff      = "Spiff"
+)
+
+// MaxOutputBytes bounds what one execution may render, so a runaway
+// template fails instead of exhausting memory.
+const MaxOutputBytes = 32 << 20
+
+// Execution is one entry of importExecutions, deployExecutions,
+// subinstallationExecutions or exportExecutions.
+type Execution struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// File is a path in the blueprint filesystem holding the template.
+	File string `json:"file,omitempty"`
+	// Template is the inline template: a string, or for Spiff also a YAML
+	// structure.
+	Template json.RawMessage `json:"template,omitempty"`
+}
+
+// Request is one run of one execution.
+type Request struct {
+	// Kind names the list the execution belongs to ("deploy execution", …)
+	// and prefixes every error.
+	Kind      string
+	Execution Execution
+	// Files is the blueprint filesystem: templates, include, readFile and
+	// Spiff's file functions see only this.
+	Files     fs.FS
+	Component *component.Component
+	// Values are the top-level template inputs (imports, cd, …). Executors
+	// add `state` themselves from State.
+	Values map[string]any
+	// State is the previous state output of this execution, nil if none.
+	State json.RawMessage
+	// WithState says whether the execution kind has state at all (import
+	// executions have none).
+	WithState bool
+	// RejectNoValue makes output containing "<no value>" an error (GoTemplate
+	// only, as in Landscaper for all but import executions).
+	RejectNoValue bool
+}
+
+// Result is the decoded output document of an execution and its state.
+type Result struct {
+	Output map[string]any
+	// State is the new state to hand back next time; nil when the execution
+	// produced none.
+	State json.RawMessage
+}
+
+// Executor renders one execution.
+type Executor interface {
+	// Execute MUST NOT panic, MUST confine file access to req.Files and
+	// MUST name req.Kind and the execution in every error.
+	Execute(req Request) (Result, error)
+}
+
+// Run executes req with the engine its execution type names.
+func Run(req Request) (Result, error) {
+	var ex Executor
+	switch req.Execution.Type {
+	case TypeGoTemplate:
+		ex = GoTemplate{}
+	case TypeSpiff:
+		ex = Spiff{}
+	default:
+		return Result{}, fmt.Errorf("%s %q: unknown template type %q (want %s or %s)",
+			req.Kind, req.Execution.Name, req.Execution.Type, TypeGoTemplate, TypeSpiff)
+	}
+	return ex.Execute(req)
+}
+
+// source names where an execution's template comes from, for errors.
+func (e Execution) source() string {
+	if e.File != "" {
+		return e.File
+	}
+	return "inline template"
+}
+
+// errorf prefixes an error with the execution kind, name and template file.
+func (r Request) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s %q (%s): %w", r.Kind, r.Execution.Name, r.Execution.source(), fmt.Errorf(format, args...))
+}

@@ -1,0 +1,167 @@
+package template
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	gotmpl "text/template"
+
+	"github.com/Masterminds/sprig/v3"
+	"sigs.k8s.io/yaml"
+)
+
+// maxSequence bounds Sprig's list builders so a template cannot allocate
+// without limit through `until 1000000000`.
+const maxSequence = 1 << 20
+
+var (
+	sprigOnce  sync.Once
+	sprigFuncs gotmpl.FuncMap
+)
+
+// landscaperSprig is Sprig without access to the provider's environment
+// and with bounded list/string builders.
+func landscaperSprig() gotmpl.FuncMap {
+	sprigOnce.Do(func() {
+		fm := sprig.TxtFuncMap()
+		delete(fm, "env")
+		delete(fm, "expandenv")
+		until := fm["until"].(func(int) []int)
+		fm["until"] = func(n int) ([]int, error) {
+			if n > maxSequence {
+				return nil, fmt.Errorf("until %d: more than %d elements", n, maxSequence)
+			}
+			return until(n), nil
+		}
+		untilStep := fm["untilStep"].(func(int, int, int) []int)
+		fm["untilStep"] = func(start, stop, step int) ([]int, error) {
+			if step != 0 && abs(stop-start)/abs(step) > maxSequence {
+				return nil, fmt.Errorf("untilStep: more than %d elements", maxSequence)
+			}
+			return untilStep(start, stop, step), nil
+		}
+		fm["repeat"] = func(count int, s string) (string, error) {
+			if count > 0 && len(s)*count > MaxOutputBytes {
+				return "", fmt.Errorf("repeat: result exceeds %d bytes", MaxOutputBytes)
+			}
+			if count < 0 {
+				count = 0
+			}
+			return strings.Repeat(s, count), nil
+		}
+		sprigFuncs = fm
+	})
+	return sprigFuncs
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// funcs is the function map of one GoTemplate run.
+func (r *goTemplateRun) funcs() gotmpl.FuncMap {
+	fm := gotmpl.FuncMap{}
+	for k, v := range landscaperSprig() {
+		fm[k] = v
+	}
+	files := r.req.Files
+	fm["include"] = r.include
+	fm["readFile"] = func(name string) ([]byte, error) { return readBlueprintFile(files, name) }
+	fm["readDir"] = func(name string) ([]fs.FileInfo, error) { return readBlueprintDir(files, name) }
+	fm["toYaml"] = toYAML
+	fm["fromYaml"] = fromYAML
+	fm["parseOCIRef"] = ParseOCIRef
+	fm["ociRefRepo"] = func(ref string) (string, error) {
+		parts, err := ParseOCIRef(ref)
+		return parts[0], err
+	}
+	fm["ociRefVersion"] = func(ref string) (string, error) {
+		parts, err := ParseOCIRef(ref)
+		return parts[1], err
+	}
+	for k, v := range componentFuncs(r.req.Component) {
+		fm[k] = v
+	}
+	return fm
+}
+
+// readBlueprintDir lists a directory of the blueprint filesystem the way
+// Landscaper's readDir does (file infos with .Name, .IsDir, .Size).
+func readBlueprintDir(files fs.FS, name string) ([]fs.FileInfo, error) {
+	if files == nil {
+		return nil, fmt.Errorf("readDir %q: the blueprint has no filesystem", name)
+	}
+	clean := strings.Trim(name, "/")
+	if clean == "" {
+		clean = "."
+	}
+	if !fs.ValidPath(clean) {
+		return nil, fmt.Errorf("readDir %q: not a path inside the blueprint", name)
+	}
+	entries, err := fs.ReadDir(files, clean)
+	if err != nil {
+		return nil, fmt.Errorf("readDir %q: %w", name, err)
+	}
+	infos := make([]fs.FileInfo, 0, len(entries))
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			return nil, fmt.Errorf("readDir %q: %w", name, err)
+		}
+		infos = append(infos, info)
+	}
+	return infos, nil
+}
+
+// toYAML marshals v; like Landscaper (and Helm) it swallows errors into an
+// empty string and drops the trailing newline.
+func toYAML(v any) string {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(data), "\n")
+}
+
+func fromYAML(s string) (any, error) {
+	var out any
+	err := yaml.Unmarshal([]byte(s), &out)
+	return out, err
+}
+
+// ParseOCIRef splits an OCI image reference into repository and version
+// (tag, or digest when there is no tag). Docker Hub references lose their
+// implicit registry prefix, as in Landscaper: "ubuntu:18.04" → ["ubuntu", "18.04"].
+func ParseOCIRef(ref string) ([2]string, error) {
+	if !strings.Contains(ref, ":") {
+		return [2]string{}, fmt.Errorf("parseOCIRef %q: no tag or digest", ref)
+	}
+	name, digest, _ := strings.Cut(ref, "@")
+	tag := ""
+	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
+		name, tag = name[:i], name[i+1:]
+	}
+	if name == "" || strings.ContainsAny(name, " \t\n") || strings.HasSuffix(name, "/") {
+		return [2]string{}, fmt.Errorf("parseOCIRef %q: invalid repository", ref)
+	}
+	for _, prefix := range []string{"index.docker.io/", "docker.io/"} {
+		if strings.HasPrefix(name, prefix) {
+			name = strings.TrimPrefix(strings.TrimPrefix(name, prefix), "library/")
+			break
+		}
+	}
+	if tag != "" {
+		return [2]string{name, tag}, nil
+	}
+	if digest != "" {
+		if !strings.Contains(digest, ":") {
+			return [2]string{}, fmt.Errorf("parseOCIRef %q: invalid digest", ref)
+		}
+		return [2]string{name, digest}, nil
+	}
+	return [2]string{name, ""}, nil
+}
