@@ -72,8 +72,8 @@ type ImportDefinition struct {
 	Schema     json.RawMessage `json:"schema,omitempty"`
 	TargetType string          `json:"targetType,omitempty"`
 	// Required defaults to true.
-	Required *bool          `json:"required,omitempty"`
-	Default  *DefaultValue  `json:"default,omitempty"`
+	Required *bool         `json:"required,omitempty"`
+	Default  *DefaultValue `json:"default,omitempty"`
 	// Imports are conditional imports, considered only when this import is
 	// present.
 	Imports []ImportDefinition `json:"imports,omitempty"`
