@@ -79,19 +79,19 @@ func (j *Job) Release() { <-j.slots }
 // (0 = none) and cancelled Grace after an interrupt, so a running call may
 // still finish what it is doing. The caller must call cancel.
 func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
+	base, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
 	stopWatch := context.AfterFunc(j.interrupt, func() {
 		timer := time.NewTimer(j.Grace)
 		defer timer.Stop()
 		select {
 		case <-timer.C:
 			cancel(fmt.Errorf("interrupted; grace period of %s over", j.Grace))
-		case <-ctx.Done():
+		case <-base.Done():
 		}
 	})
-	var stopTimeout context.CancelFunc = func() {}
+	ctx, stopTimeout := base, context.CancelFunc(func() {})
 	if timeout > 0 {
-		ctx, stopTimeout = context.WithTimeout(ctx, timeout)
+		ctx, stopTimeout = context.WithTimeout(base, timeout)
 	}
 	return ctx, func() {
 		stopWatch()
