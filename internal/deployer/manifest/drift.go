@@ -52,3 +52,27 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 func drifted(format string, args ...any) deployer.DriftReport {
 	return deployer.DriftReport{Drifted: true, Reason: fmt.Sprintf(format, args...)}
 }
+
+// Compare reads each object once and returns why the first one that is
+// missing or differs from its manifest does so, or "" if all match. Unlike
+// Drift it ignores ownership labels: Helm releases own their objects.
+func (s *Session) Compare(ctx context.Context, objs []*Desired) (string, error) {
+	mappings, err := s.resolve(objs)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range objs {
+		ref := d.Ref()
+		live, err := s.client(mappings[d], ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return fmt.Sprintf("%s no longer exists", ref), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", ref, err)
+		}
+		if path := firstDifference("", d.Object.Object, live.Object); path != "" {
+			return fmt.Sprintf("%s differs from the release manifest at %s", ref, path), nil
+		}
+	}
+	return "", nil
+}

@@ -48,7 +48,7 @@ func (s *Session) readPath(ctx context.Context, ref ObjectRef, path string) (any
 		return nil, err
 	}
 	if m.Namespaced && ref.Namespace == "" {
-		client = s.client(m, s.clients.Namespace)
+		client = s.client(m, s.namespace)
 	}
 	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
 	if err != nil {

@@ -35,6 +35,9 @@ func (c *ReadinessCheckConfig) validate() error {
 // interval until ctx ends. A timeout names the object and the condition
 // that was not met.
 func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessCheckConfig) error {
+	if _, err := s.resolve(objs); err != nil {
+		return err
+	}
 	pending := append([]*Desired(nil), objs...)
 	err := poll(ctx, "waiting for readiness", func(ctx context.Context) (string, error) {
 		for len(pending) > 0 {

@@ -70,6 +70,19 @@ func compileJSONPath(path string) (*jsonpath.JSONPath, error) {
 	return jp, nil
 }
 
+// LookupJSONPath returns the value at path in obj (a list when the path
+// matches several); found is false when the path does not exist.
+func LookupJSONPath(obj any, path string) (value any, found bool, err error) {
+	values, found, err := lookup(obj, path)
+	if err != nil || !found {
+		return nil, found, err
+	}
+	if len(values) == 1 {
+		return values[0], true, nil
+	}
+	return values, true, nil
+}
+
 // lookup returns the values at path in obj; found is false when the path
 // does not exist.
 func lookup(obj any, path string) (values []any, found bool, err error) {

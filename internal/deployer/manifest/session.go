@@ -21,6 +21,8 @@ type Session struct {
 	itemID  string
 	owner   string
 	manager string
+	// namespace is given to namespaced objects that name none.
+	namespace string
 
 	mu        sync.Mutex
 	resetOnce bool
@@ -28,8 +30,18 @@ type Session struct {
 
 // NewSession starts the work of item itemID against the cluster of c.
 func NewSession(c *target.Clients, itemID string) *Session {
-	return &Session{clients: c, itemID: itemID, owner: OwnerValue(itemID), manager: fieldManager(itemID)}
+	return &Session{clients: c, itemID: itemID, owner: OwnerValue(itemID), manager: fieldManager(itemID), namespace: c.Namespace}
 }
+
+// WithDefaultNamespace makes namespace the namespace of namespaced objects
+// that name none (the Helm release namespace), instead of the kubeconfig's.
+func (s *Session) WithDefaultNamespace(namespace string) *Session {
+	s.namespace = namespace
+	return s
+}
+
+// ItemID is the deploy item the session works for.
+func (s *Session) ItemID() string { return s.itemID }
 
 // mapping is where an object lives in the API.
 type mapping struct {
@@ -99,7 +111,7 @@ func (s *Session) resolve(objs []*Desired) (map[*Desired]mapping, error) {
 		}
 		switch {
 		case m.Namespaced && d.Object.GetNamespace() == "":
-			d.Object.SetNamespace(s.clients.Namespace)
+			d.Object.SetNamespace(s.namespace)
 		case !m.Namespaced && d.Object.GetNamespace() != "":
 			return nil, failure.Terminalf("InvalidConfig", "%s: %s is cluster-scoped but the manifest sets a namespace", d.Ref(), gvk.Kind)
 		}

@@ -1,0 +1,187 @@
+package helm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/registry"
+	"helm.sh/helm/v3/pkg/repo"
+	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// maxChartSize bounds what is downloaded or decoded, so that a wrong URL
+// cannot exhaust memory.
+const maxChartSize = 64 << 20
+
+// loadChart loads the configured chart and returns it with a digest of
+// its content. Failures to reach a server are transient; a chart that
+// cannot be found or parsed is terminal.
+func loadChart(ctx context.Context, c Chart, files fs.FS) (*chart.Chart, string, error) {
+	if c.Path != "" {
+		return localChart(files, c.Path)
+	}
+	data, err := chartBytes(ctx, c)
+	if err != nil {
+		return nil, "", err
+	}
+	ch, err := loader.LoadArchive(bytes.NewReader(data))
+	if err != nil {
+		return nil, "", failure.NewTerminal("InvalidChart", fmt.Errorf("chart is not a valid chart archive: %w", err))
+	}
+	sum := sha256.Sum256(data)
+	return ch, hex.EncodeToString(sum[:]), nil
+}
+
+// chartBytes returns the chart as a .tgz archive.
+func chartBytes(ctx context.Context, c Chart) ([]byte, error) {
+	switch {
+	case c.Archive != nil && c.Archive.Raw != "":
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(c.Archive.Raw))
+		if err != nil {
+			return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart.archive.raw is not base64: %w", err))
+		}
+		return b, nil
+	case c.Archive != nil:
+		return download(ctx, c.Archive.Remote.URL)
+	case c.HelmChartRepo != nil:
+		return fromRepo(ctx, *c.HelmChartRepo)
+	default:
+		return fromOCI(c.Ref)
+	}
+}
+
+// localChart loads a chart directory or archive from the blueprint files.
+func localChart(files fs.FS, p string) (*chart.Chart, string, error) {
+	if files == nil {
+		return nil, "", failure.Terminalf("InvalidChart", "chart.path %q: the deploy item has no blueprint files to resolve it against", p)
+	}
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	fail := func(err error) (*chart.Chart, string, error) {
+		return nil, "", failure.Terminalf("InvalidChart", "chart.path %q: %v", p, err)
+	}
+	info, err := fs.Stat(files, p)
+	if err != nil {
+		return fail(err)
+	}
+	digest := sha256.New()
+	if !info.IsDir() {
+		b, err := fs.ReadFile(files, p)
+		if err != nil {
+			return fail(err)
+		}
+		ch, err := loader.LoadArchive(bytes.NewReader(b))
+		if err != nil {
+			return fail(err)
+		}
+		digest.Write(b)
+		return ch, hex.EncodeToString(digest.Sum(nil)), nil
+	}
+	var buffered []*loader.BufferedFile
+	err = fs.WalkDir(files, p, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(files, name)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, p), "/")
+		buffered = append(buffered, &loader.BufferedFile{Name: rel, Data: b})
+		// WalkDir visits in lexical order, so the digest is stable.
+		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(b))
+		digest.Write(b)
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	ch, err := loader.LoadFiles(buffered)
+	if err != nil {
+		return fail(err)
+	}
+	return ch, hex.EncodeToString(digest.Sum(nil)), nil
+}
+
+func download(ctx context.Context, u string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, failure.Terminalf("InvalidChart", "chart URL %q: %v", u, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, failure.Terminalf("ChartNotFound", "downloading %s: %s", u, resp.Status)
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("downloading %s: %s", u, resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxChartSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: %w", u, err)
+	}
+	if len(b) > maxChartSize {
+		return nil, failure.Terminalf("InvalidChart", "%s is larger than %d bytes", u, maxChartSize)
+	}
+	return b, nil
+}
+
+// fromRepo resolves name and version in the repository's index.yaml and
+// downloads the chart (relative chart URLs are relative to the repository).
+func fromRepo(ctx context.Context, r HelmChartRepo) ([]byte, error) {
+	base := strings.TrimSuffix(r.URL, "/") + "/"
+	raw, err := download(ctx, base+"index.yaml")
+	if err != nil {
+		return nil, err
+	}
+	var index repo.IndexFile
+	if err := yaml.Unmarshal(raw, &index); err != nil {
+		return nil, failure.Terminalf("InvalidChartRepo", "%sindex.yaml: %v", base, err)
+	}
+	index.SortEntries()
+	cv, err := index.Get(r.Name, r.Version)
+	if err != nil || len(cv.URLs) == 0 {
+		return nil, failure.Terminalf("ChartNotFound", "chart %s version %q is not in %s", r.Name, r.Version, base)
+	}
+	chartURL, err := url.Parse(cv.URLs[0])
+	if err != nil {
+		return nil, failure.Terminalf("InvalidChartRepo", "chart %s: url %q: %v", r.Name, cv.URLs[0], err)
+	}
+	baseURL, _ := url.Parse(base)
+	return download(ctx, baseURL.ResolveReference(chartURL).String())
+}
+
+// fromOCI pulls a chart from an OCI registry. Registries on loopback are
+// spoken to over plain HTTP, as `helm pull --plain-http` would.
+func fromOCI(ref string) ([]byte, error) {
+	ref = strings.TrimPrefix(ref, "oci://")
+	opts := []registry.ClientOption{registry.ClientOptWriter(io.Discard)}
+	if host := strings.SplitN(ref, "/", 2)[0]; strings.HasPrefix(host, "127.0.0.1") || strings.HasPrefix(host, "localhost") {
+		opts = append(opts, registry.ClientOptPlainHTTP())
+	}
+	client, err := registry.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("OCI client: %w", err)
+	}
+	result, err := client.Pull(ref, registry.PullOptWithChart(true))
+	if err != nil {
+		return nil, fmt.Errorf("pulling chart %s: %w", ref, err)
+	}
+	return result.Chart.Data, nil
+}

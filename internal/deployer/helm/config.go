@@ -1,0 +1,171 @@
+package helm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Type is the deploy item type this deployer handles.
+const Type = "landscaper.gardener.cloud/helm"
+
+// ProviderConfiguration is Landscaper's helm deployer configuration
+// (helm.deployer.landscaper.gardener.cloud/v1alpha1).
+type ProviderConfiguration struct {
+	APIVersion      string                        `json:"apiVersion,omitempty"`
+	Kind            string                        `json:"kind,omitempty"`
+	Kubeconfig      string                        `json:"kubeconfig,omitempty"`
+	UpdateStrategy  manifest.UpdateStrategy       `json:"updateStrategy,omitempty"`
+	ReadinessChecks manifest.ReadinessCheckConfig `json:"readinessChecks,omitempty"`
+	CreateNamespace bool                          `json:"createNamespace,omitempty"`
+	Chart           Chart                         `json:"chart"`
+	Name            string                        `json:"name"`
+	Namespace       string                        `json:"namespace"`
+	Values          json.RawMessage               `json:"values,omitempty"`
+	// ExportsFromManifests is Landscaper's older name for Exports.
+	ExportsFromManifests []manifest.Export `json:"exportsFromManifests,omitempty"`
+	Exports              *manifest.Exports `json:"exports,omitempty"`
+	// HelmDeployment (default true) makes a real Helm release; false
+	// renders the chart and applies it like the manifest deployer.
+	HelmDeployment             *bool                    `json:"helmDeployment,omitempty"`
+	HelmDeploymentConfig       *DeploymentConfig        `json:"helmDeploymentConfig,omitempty"`
+	DeletionGroups             []manifest.DeletionGroup `json:"deletionGroups,omitempty"`
+	DeletionGroupsDuringUpdate []manifest.DeletionGroup `json:"deletionGroupsDuringUpdate,omitempty"`
+	ContinuousReconcile        json.RawMessage          `json:"continuousReconcile,omitempty"`
+}
+
+// Chart says where the chart comes from; exactly one source is set.
+type Chart struct {
+	// Ref is an OCI reference ("registry/repo/chart:version").
+	Ref           string         `json:"ref,omitempty"`
+	Archive       *Archive       `json:"archive,omitempty"`
+	HelmChartRepo *HelmChartRepo `json:"helmChartRepo,omitempty"`
+	// Path is this provider's extension: a chart directory or .tgz
+	// archive, relative to the blueprint's files (deployer.Item.Files).
+	Path string `json:"path,omitempty"`
+	// FromResource and ResourceRef (component descriptor resources) are
+	// Landscaper features this provider does not support.
+	FromResource json.RawMessage `json:"fromResource,omitempty"`
+	ResourceRef  string          `json:"resourceRef,omitempty"`
+}
+
+// Archive is a chart archive, inline (base64) or at a URL.
+type Archive struct {
+	Raw    string `json:"raw,omitempty"`
+	Remote *struct {
+		URL string `json:"url"`
+	} `json:"remote,omitempty"`
+}
+
+// HelmChartRepo names a chart in an HTTP chart repository.
+type HelmChartRepo struct {
+	URL     string `json:"helmChartRepoUrl"`
+	Name    string `json:"helmChartName"`
+	Version string `json:"helmChartVersion"`
+}
+
+// DeploymentConfig holds the options of the Helm actions.
+type DeploymentConfig struct {
+	Install   ActionOptions `json:"install,omitempty"`
+	Upgrade   ActionOptions `json:"upgrade,omitempty"`
+	Uninstall ActionOptions `json:"uninstall,omitempty"`
+}
+
+// ActionOptions are the options of one Helm action.
+type ActionOptions struct {
+	Atomic  bool          `json:"atomic,omitempty"`
+	Force   bool          `json:"force,omitempty"`
+	Wait    bool          `json:"wait,omitempty"`
+	Timeout *api.Duration `json:"timeout,omitempty"`
+}
+
+// timeout returns the action timeout: the configured one, else fallback.
+func (o ActionOptions) timeout(fallback time.Duration) time.Duration {
+	if o.Timeout != nil && o.Timeout.Effective() > 0 {
+		return o.Timeout.Effective()
+	}
+	return fallback
+}
+
+// ParseConfig decodes and validates a helm deploy item configuration.
+// Every error is terminal.
+func ParseConfig(raw json.RawMessage) (*ProviderConfiguration, error) {
+	var cfg ProviderConfiguration
+	if len(raw) == 0 {
+		return nil, invalid(errors.New("config is empty"))
+	}
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, invalid(err)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, invalid(err)
+	}
+	return &cfg, nil
+}
+
+func invalid(err error) error {
+	return failure.NewTerminal("InvalidConfig", fmt.Errorf("invalid helm configuration: %w", err))
+}
+
+func (c *ProviderConfiguration) validate() error {
+	if c.Kind != "" && c.Kind != "ProviderConfiguration" {
+		return fmt.Errorf("kind is %q, want ProviderConfiguration", c.Kind)
+	}
+	if c.Kubeconfig != "" {
+		return errors.New("config.kubeconfig is not supported: use the deploy item's target")
+	}
+	if c.Name == "" {
+		return errors.New("name (the release name) is required")
+	}
+	if c.Namespace == "" {
+		return errors.New("namespace is required")
+	}
+	sources := 0
+	for _, set := range []bool{c.Chart.Ref != "", c.Chart.Archive != nil, c.Chart.HelmChartRepo != nil, c.Chart.Path != ""} {
+		if set {
+			sources++
+		}
+	}
+	switch {
+	case len(c.Chart.FromResource) > 0 || c.Chart.ResourceRef != "":
+		return errors.New("chart.fromResource and chart.resourceRef are not supported: use chart.ref, chart.archive, chart.helmChartRepo or chart.path")
+	case sources != 1:
+		return errors.New("set exactly one of chart.ref, chart.archive, chart.helmChartRepo, chart.path")
+	case c.Chart.Archive != nil && (c.Chart.Archive.Raw == "") == (c.Chart.Archive.Remote == nil):
+		return errors.New("chart.archive: set exactly one of raw and remote.url")
+	case c.Chart.HelmChartRepo != nil && (c.Chart.HelmChartRepo.URL == "" || c.Chart.HelmChartRepo.Name == ""):
+		return errors.New("chart.helmChartRepo: helmChartRepoUrl and helmChartName are required")
+	}
+	if len(c.Values) > 0 && string(c.Values) != "null" {
+		var v map[string]any
+		if err := json.Unmarshal(c.Values, &v); err != nil {
+			return fmt.Errorf("values must be an object: %w", err)
+		}
+	}
+	return nil
+}
+
+// values returns the configured values as a map.
+func (c *ProviderConfiguration) values() map[string]any {
+	v := map[string]any{}
+	_ = json.Unmarshal(c.Values, &v)
+	return v
+}
+
+// realRelease reports whether the item is a real Helm release.
+func (c *ProviderConfiguration) realRelease() bool {
+	return c.HelmDeployment == nil || *c.HelmDeployment
+}
+
+func (c *ProviderConfiguration) exports() []manifest.Export {
+	out := append([]manifest.Export(nil), c.ExportsFromManifests...)
+	if c.Exports != nil {
+		out = append(out, c.Exports.Exports...)
+	}
+	return out
+}

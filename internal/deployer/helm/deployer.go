@@ -1,0 +1,314 @@
+// Package helm is the deployer of type landscaper.gardener.cloud/helm. With
+// helmDeployment true (the default) it manages a real Helm release through
+// the Helm v3 SDK; with false it renders the chart and applies the objects
+// with the manifest deployer's Session.
+package helm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/release"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// Deployer applies helm deploy items.
+type Deployer struct {
+	pool  *target.Pool
+	locks releaseLocks
+}
+
+var _ deployer.Deployer = (*Deployer)(nil)
+
+// New returns a helm deployer that takes its clients from pool.
+func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool} }
+
+// Apply implements deployer.Deployer.
+func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
+	prev, err := decodeStatus(item.ProviderStatus)
+	if err != nil {
+		return deployer.Result{ProviderStatus: item.ProviderStatus}, itemError(item, err)
+	}
+	keep := deployer.Result{ProviderStatus: prev.encode()}
+	cfg, err := ParseConfig(item.Config)
+	if err != nil {
+		return keep, itemError(item, err)
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return keep, itemError(item, err)
+	}
+	ch, digest, err := loadChart(ctx, cfg.Chart, item.Files)
+	if err != nil {
+		return keep, itemError(item, fmt.Errorf("chart: %w", err))
+	}
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	var status ProviderStatus
+	if cfg.realRelease() {
+		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item.Timeout)
+	} else {
+		status, err = d.applyRendered(ctx, clients, session, ch, cfg, prev)
+	}
+	if err != nil {
+		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
+	}
+	exports, err := readExports(ctx, session, ch, cfg)
+	return deployer.Result{ProviderStatus: status.encode(), Exports: exports}, itemError(item, err)
+}
+
+// applyRelease installs or upgrades the release unless the deployed
+// revision is the one recorded, was made from the same chart, values and
+// options, and its objects are unchanged in the cluster: then it writes
+// nothing. Then it waits for readiness.
+func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, digest string, cfg *ProviderConfiguration, prev ProviderStatus, itemTimeout time.Duration) (ProviderStatus, error) {
+	hash := deploymentHash(digest, cfg)
+	status := ProviderStatus{Release: &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}, ManagedResources: prev.ManagedResources, Hash: prev.Hash}
+	r, err := newReleaser(c, cfg.Name, cfg.Namespace)
+	if err != nil {
+		return status, err
+	}
+	fallback := itemTimeout
+	if fallback <= 0 {
+		fallback = defaultActionTimeout
+	}
+	key := cfg.Namespace + "/" + cfg.Name
+	rel, err := runLocked(ctx, &d.locks, key, func() (*release.Release, error) {
+		last, err := r.last()
+		if err != nil {
+			return nil, err
+		}
+		if last != nil && last.Info.Status == release.StatusDeployed && prev.Hash == hash &&
+			prev.Release != nil && prev.Release.Revision == last.Version {
+			objs, err := releaseObjects(last)
+			if err != nil {
+				return nil, err
+			}
+			if why, err := session.Compare(ctx, objs); err != nil || why == "" {
+				return last, err
+			}
+		}
+		return r.deploy(ch, cfg.values(), cfg, remaining(ctx, fallback))
+	})
+	if rel == nil || err != nil {
+		return status, err
+	}
+	objs, err := releaseObjects(rel)
+	if err != nil {
+		return status, err
+	}
+	status.ManagedResources = managedOf(objs)
+	status.Release.Revision = rel.Version
+	status.Hash = hash
+	return status, session.WaitReady(ctx, objs, cfg.ReadinessChecks)
+}
+
+// applyRendered renders the chart and applies it like a manifest item; the
+// release namespace is created with policy keep when createNamespace is set.
+func (d *Deployer) applyRendered(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, cfg *ProviderConfiguration, prev ProviderStatus) (ProviderStatus, error) {
+	status := prev
+	status.Release = nil
+	objs, err := render(c, ch, cfg)
+	if err != nil {
+		return status, err
+	}
+	var manifests []manifest.Manifest
+	if cfg.CreateNamespace {
+		ns, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": cfg.Namespace}})
+		manifests = append(manifests, manifest.Manifest{Policy: manifest.PolicyKeep, Manifest: ns})
+	}
+	for _, o := range objs {
+		b, err := o.MarshalJSON()
+		if err != nil {
+			return status, fmt.Errorf("rendered %s %s: %w", o.GetKind(), o.GetName(), err)
+		}
+		manifests = append(manifests, manifest.Manifest{Policy: manifest.PolicyManage, Manifest: b})
+	}
+	desired, err := manifest.DecodeManifests(session.ItemID(), manifests)
+	if err != nil {
+		return status, invalid(err)
+	}
+	plan := manifest.Plan{Objects: desired, Strategy: cfg.UpdateStrategy, Readiness: cfg.ReadinessChecks, DeletionGroups: cfg.DeletionGroupsDuringUpdate}
+	if plan.Strategy == "" {
+		plan.Strategy = manifest.UpdateStrategyUpdate
+	}
+	managed, _, err := session.Apply(ctx, plan, prev.ManagedResources)
+	status.ManagedResources = managed
+	return status, err
+}
+
+// releaseObjects are the objects of a release's manifest.
+func releaseObjects(rel *release.Release) ([]*manifest.Desired, error) {
+	objs, err := parseManifest(rel.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*manifest.Desired, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, &manifest.Desired{Object: o, Spec: manifest.Manifest{Policy: manifest.PolicyManage}})
+	}
+	return out, nil
+}
+
+func managedOf(objs []*manifest.Desired) []manifest.ManagedResource {
+	out := make([]manifest.ManagedResource, 0, len(objs))
+	for _, d := range objs {
+		out = append(out, manifest.ManagedResource{Resource: d.Ref(), Policy: manifest.PolicyManage})
+	}
+	return out
+}
+
+// readExports reads exports from resources (fromResource) and from the
+// values the chart was rendered with (jsonPath ".Values.x").
+func readExports(ctx context.Context, session *manifest.Session, ch *chart.Chart, cfg *ProviderConfiguration) (map[string]any, error) {
+	exports := cfg.exports()
+	if len(exports) == 0 {
+		return nil, nil
+	}
+	var fromResources []manifest.Export
+	out := map[string]any{}
+	for _, e := range exports {
+		if e.FromResource != nil {
+			fromResources = append(fromResources, e)
+			continue
+		}
+		vals, err := chartutil.CoalesceValues(ch, cfg.values())
+		if err != nil {
+			return nil, invalid(fmt.Errorf("export %q: %w", e.Key, err))
+		}
+		v, found, err := manifest.LookupJSONPath(map[string]any{"Values": map[string]any(vals)}, e.JSONPath)
+		if err != nil || !found {
+			return nil, invalid(fmt.Errorf("export %q: no value at %s (%v)", e.Key, e.JSONPath, err))
+		}
+		out[e.Key] = v
+	}
+	fromRes, err := session.ReadExports(ctx, fromResources)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range fromRes {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// Delete implements deployer.Deployer.
+func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
+	if opts.WithoutUninstall {
+		return nil
+	}
+	prev, err := decodeStatus(item.ProviderStatus)
+	if err != nil {
+		return itemError(item, err)
+	}
+	cfg, cfgErr := ParseConfig(item.Config)
+	rel := prev.Release
+	if rel == nil && cfgErr == nil && cfg.realRelease() && len(item.ProviderStatus) > 0 {
+		rel = &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}
+	}
+	if rel == nil && len(prev.ManagedResources) == 0 {
+		return nil
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return itemError(item, err)
+	}
+	if rel == nil {
+		var groups []manifest.DeletionGroup
+		if cfgErr == nil {
+			groups = cfg.DeletionGroups
+		}
+		_, err := manifest.NewSession(clients, item.ID).Delete(ctx, prev.ManagedResources, groups)
+		return itemError(item, err)
+	}
+	var uninstallOpts ActionOptions
+	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
+		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
+	}
+	r, err := newReleaser(clients, rel.Name, rel.Namespace)
+	if err != nil {
+		return itemError(item, err)
+	}
+	_, err = runLocked(ctx, &d.locks, rel.Namespace+"/"+rel.Name, func() (struct{}, error) {
+		return struct{}{}, r.uninstall(uninstallOpts, remaining(ctx, defaultActionTimeout))
+	})
+	return itemError(item, err)
+}
+
+// Drift implements deployer.Deployer: one read of the release and one per
+// object for a real release; for a rendered chart, the chart is rendered
+// again and every object read once.
+func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	prev, err := decodeStatus(item.ProviderStatus)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	cfg, err := ParseConfig(item.Config)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	clients, err := d.pool.Clients(item.Target)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	if prev.Release == nil {
+		ch, _, err := loadChart(ctx, cfg.Chart, item.Files)
+		if err != nil {
+			return deployer.DriftReport{}, itemError(item, err)
+		}
+		objs, err := render(clients, ch, cfg)
+		if err != nil {
+			return deployer.DriftReport{}, itemError(item, err)
+		}
+		desired, err := manifest.DecodeManifests(item.ID, toManifests(objs))
+		if err != nil {
+			return deployer.DriftReport{}, itemError(item, invalid(err))
+		}
+		report, err := session.Drift(ctx, desired, prev.ManagedResources)
+		return report, itemError(item, err)
+	}
+	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	last, err := r.last()
+	switch {
+	case err != nil:
+		return deployer.DriftReport{}, itemError(item, err)
+	case last == nil:
+		return deployer.DriftReport{Drifted: true, Reason: fmt.Sprintf("release %s/%s no longer exists", prev.Release.Namespace, prev.Release.Name)}, nil
+	case last.Version != prev.Release.Revision || last.Info.Status != release.StatusDeployed:
+		return deployer.DriftReport{Drifted: true, Reason: fmt.Sprintf("release %s/%s is at revision %d (%s), recorded revision %d",
+			last.Namespace, last.Name, last.Version, last.Info.Status, prev.Release.Revision)}, nil
+	}
+	objs, err := releaseObjects(last)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	why, err := session.Compare(ctx, objs)
+	return deployer.DriftReport{Drifted: why != "", Reason: why}, itemError(item, err)
+}
+
+func toManifests(objs []*unstructured.Unstructured) []manifest.Manifest {
+	out := make([]manifest.Manifest, 0, len(objs))
+	for _, o := range objs {
+		b, _ := o.MarshalJSON()
+		out = append(out, manifest.Manifest{Policy: manifest.PolicyManage, Manifest: b})
+	}
+	return out
+}
+
+func itemError(item deployer.Item, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("deploy item %q: %w", item.Name, err)
+}

@@ -1,0 +1,202 @@
+package helm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/storage/driver"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// maxHistory keeps the release history small: the deployed revision plus
+// a few to roll back to. Older revisions are pruned on upgrade.
+const maxHistory = 3
+
+// defaultActionTimeout bounds Helm's own waits when neither the item nor
+// the action configuration sets a timeout.
+const defaultActionTimeout = 5 * time.Minute
+
+// releaser runs Helm actions on one release.
+type releaser struct {
+	cfg       *action.Configuration
+	name      string
+	namespace string
+}
+
+func newReleaser(c *target.Clients, name, namespace string) (*releaser, error) {
+	cfg := new(action.Configuration)
+	quiet := func(string, ...any) {}
+	if err := cfg.Init(&clientGetter{clients: c, namespace: namespace}, namespace, "secret", quiet); err != nil {
+		return nil, fmt.Errorf("release %s/%s: helm: %w", namespace, name, err)
+	}
+	return &releaser{cfg: cfg, name: name, namespace: namespace}, nil
+}
+
+// last returns the newest revision of the release, nil if there is none.
+func (r *releaser) last() (*release.Release, error) {
+	rel, err := r.cfg.Releases.Last(r.name)
+	if errors.Is(err, driver.ErrReleaseNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("release %s/%s: reading history: %w", r.namespace, r.name, err)
+	}
+	return rel, nil
+}
+
+// deploy installs or upgrades the release. A release that an interrupted
+// run left pending is recovered first, so the result is never Helm's
+// "cannot re-use a name that is still in use" or "another operation is in
+// progress": a pending install is uninstalled and installed again (it
+// never worked, so nothing is lost); a pending upgrade or rollback is
+// marked failed, and the upgrade that follows merges from the last
+// deployed revision, which is what `helm rollback` + `helm upgrade`
+// would achieve with one write less.
+func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderConfiguration, timeout time.Duration) (*release.Release, error) {
+	last, err := r.last()
+	if err != nil {
+		return nil, err
+	}
+	opts := DeploymentConfig{}
+	if cfg.HelmDeploymentConfig != nil {
+		opts = *cfg.HelmDeploymentConfig
+	}
+	if last != nil {
+		switch last.Info.Status {
+		case release.StatusPendingInstall, release.StatusUninstalling:
+			if err := r.uninstall(opts.Uninstall, timeout); err != nil {
+				return nil, fmt.Errorf("recovering from an interrupted install: %w", err)
+			}
+			last = nil
+		case release.StatusPendingUpgrade, release.StatusPendingRollback:
+			last.SetStatus(release.StatusFailed, "interrupted; recovered by the next apply")
+			if err := r.cfg.Releases.Update(last); err != nil {
+				return nil, fmt.Errorf("release %s/%s: recovering from an interrupted upgrade: %w", r.namespace, r.name, err)
+			}
+		case release.StatusUninstalled:
+			last = nil
+		}
+	}
+	if last == nil {
+		install := action.NewInstall(r.cfg)
+		install.ReleaseName, install.Namespace = r.name, r.namespace
+		install.CreateNamespace = cfg.CreateNamespace
+		install.Atomic, install.Wait, install.Force = opts.Install.Atomic, opts.Install.Wait, opts.Install.Force
+		install.Timeout = opts.Install.timeout(timeout)
+		install.Replace = true // only reached when no live release has the name
+		rel, err := install.Run(ch, vals)
+		return rel, r.classify("install", err)
+	}
+	upgrade := action.NewUpgrade(r.cfg)
+	upgrade.Namespace = r.namespace
+	upgrade.MaxHistory = maxHistory
+	upgrade.Atomic, upgrade.Wait, upgrade.Force = opts.Upgrade.Atomic, opts.Upgrade.Wait, opts.Upgrade.Force
+	upgrade.Timeout = opts.Upgrade.timeout(timeout)
+	rel, err := upgrade.Run(r.name, ch, vals)
+	return rel, r.classify("upgrade", err)
+}
+
+// uninstall removes the release and waits until its objects are gone; a
+// missing release is fine.
+func (r *releaser) uninstall(opts ActionOptions, timeout time.Duration) error {
+	u := action.NewUninstall(r.cfg)
+	u.IgnoreNotFound = true
+	u.Wait = true
+	u.Timeout = opts.timeout(timeout)
+	_, err := u.Run(r.name)
+	if err != nil && !errors.Is(err, driver.ErrReleaseNotFound) {
+		return r.classify("uninstall", err)
+	}
+	return nil
+}
+
+// classify names the release; chart rendering and validation errors are
+// terminal, everything else (API errors, waits) may heal.
+func (r *releaser) classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	wrapped := fmt.Errorf("release %s/%s: %s: %w", r.namespace, r.name, op, err)
+	msg := err.Error()
+	for _, terminal := range []string{"parse error", "render error", "execution error", "values don't meet the specifications", "unable to build kubernetes objects", "invalid release name"} {
+		if strings.Contains(msg, terminal) {
+			return failure.NewTerminal("InvalidChart", wrapped)
+		}
+	}
+	return wrapped
+}
+
+// releaseLocks serialises the Helm actions on one release. An action keeps
+// running after its caller's context ends (Helm cannot be cancelled half
+// way without leaving a pending release), so the next Apply or Delete of
+// the same release waits for it instead of racing it.
+type releaseLocks struct {
+	mu    sync.Mutex
+	locks map[string]chan struct{}
+}
+
+func (l *releaseLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
+	l.mu.Lock()
+	if l.locks == nil {
+		l.locks = map[string]chan struct{}{}
+	}
+	ch, ok := l.locks[key]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		l.locks[key] = ch
+	}
+	l.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for a previous Helm action on release %s to finish: %w", key, ctx.Err())
+	}
+}
+
+// runLocked runs fn under the release lock in the background and returns
+// its result, or ctx's error as soon as ctx ends; fn then still finishes
+// and releases the lock.
+func runLocked[T any](ctx context.Context, locks *releaseLocks, key string, fn func() (T, error)) (T, error) {
+	var zero T
+	unlock, err := locks.lock(ctx, key)
+	if err != nil {
+		return zero, err
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer unlock()
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case res := <-done:
+		return res.v, res.err
+	case <-ctx.Done():
+		return zero, fmt.Errorf("release %s: %w (the Helm action continues in the background; the next apply waits for it)", key, ctx.Err())
+	}
+}
+
+// remaining is the time left until ctx's deadline, or fallback.
+func remaining(ctx context.Context, fallback time.Duration) time.Duration {
+	if deadline, ok := ctx.Deadline(); ok {
+		if left := time.Until(deadline); left > 0 {
+			return left
+		}
+		return time.Millisecond
+	}
+	return fallback
+}

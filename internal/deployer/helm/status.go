@@ -1,0 +1,67 @@
+package helm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+)
+
+// StatusAPIVersion is the apiVersion of ProviderStatus.
+const StatusAPIVersion = "helm.deployer.landscaper.gardener.cloud/v1alpha1"
+
+// ProviderStatus is what Apply records: Landscaper's managedResources plus
+// the release (real releases only) and a hash of what was deployed.
+type ProviderStatus struct {
+	APIVersion       string                     `json:"apiVersion"`
+	Kind             string                     `json:"kind"`
+	ManagedResources []manifest.ManagedResource `json:"managedResources"`
+	Release          *ReleaseRef                `json:"release,omitempty"`
+	// Hash covers chart content, values and options of the last
+	// successful deployment; an unchanged hash lets Apply skip the upgrade.
+	Hash string `json:"hash,omitempty"`
+}
+
+// ReleaseRef names a Helm release and its deployed revision.
+type ReleaseRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	Revision  int    `json:"revision,omitempty"`
+}
+
+func decodeStatus(raw json.RawMessage) (ProviderStatus, error) {
+	var s ProviderStatus
+	if len(raw) == 0 || string(raw) == "null" {
+		return s, nil
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return s, fmt.Errorf("previous provider status cannot be read: %w", err)
+	}
+	return s, nil
+}
+
+func (s ProviderStatus) encode() json.RawMessage {
+	s.APIVersion, s.Kind = StatusAPIVersion, "ProviderStatus"
+	// Reuse the manifest deployer's stable ordering.
+	var m manifest.ProviderStatus
+	_ = json.Unmarshal(manifest.EncodeStatus(s.ManagedResources), &m)
+	s.ManagedResources = m.ManagedResources
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// deploymentHash identifies a deployment: the same chart content, values
+// and options give the same hash.
+func deploymentHash(chartDigest string, cfg *ProviderConfiguration) string {
+	b, _ := json.Marshal(struct {
+		Chart     string
+		Values    map[string]any
+		Options   *DeploymentConfig
+		CreateNS  bool
+		Namespace string
+	}{chartDigest, cfg.values(), cfg.HelmDeploymentConfig, cfg.CreateNamespace, cfg.Namespace})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
