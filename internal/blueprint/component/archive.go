@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -40,17 +41,39 @@ func FromArchive(archive fs.FS) (*Component, error) {
 		return nil, fmt.Errorf("component archive %s: %w", descriptorFile, err)
 	}
 	c.Archive = archive
+	for _, r := range c.Referenced {
+		r.Archive = archive
+	}
 	return c, nil
 }
 
-// FromInline reads a descriptor given as YAML or JSON text.
+// FromInline reads a descriptor given as YAML or JSON text. Further YAML
+// documents (separated by "---") are descriptors of referenced components,
+// so getComponent and cd://componentReferences/… work without a registry.
 func FromInline(data []byte) (*Component, error) {
-	d, generic, err := ParseDescriptor(data)
-	if err != nil {
-		return nil, err
+	var root *Component
+	for i, doc := range documentSeparator.Split(string(data), -1) {
+		if strings.TrimSpace(doc) == "" {
+			continue
+		}
+		d, generic, err := ParseDescriptor([]byte(doc))
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
+		c := &Component{Descriptor: d, Generic: generic}
+		if root == nil {
+			root = c
+			continue
+		}
+		root.Referenced = append(root.Referenced, c)
 	}
-	return &Component{Descriptor: d, Generic: generic}, nil
+	if root == nil {
+		return nil, errors.New("component descriptor is empty")
+	}
+	return root, nil
 }
+
+var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*$`)
 
 // access is the part of a resource access this package understands.
 type access struct {

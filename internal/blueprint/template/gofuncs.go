@@ -95,12 +95,9 @@ func readBlueprintDir(files fs.FS, name string) ([]fs.FileInfo, error) {
 	if files == nil {
 		return nil, fmt.Errorf("readDir %q: the blueprint has no filesystem", name)
 	}
-	clean := strings.Trim(name, "/")
-	if clean == "" {
-		clean = "."
-	}
-	if !fs.ValidPath(clean) {
-		return nil, fmt.Errorf("readDir %q: not a path inside the blueprint", name)
+	clean, err := blueprintPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("readDir: %w", err)
 	}
 	entries, err := fs.ReadDir(files, clean)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 	gotmpl "text/template"
 
@@ -164,15 +165,28 @@ func readBlueprintFile(files fs.FS, name string) ([]byte, error) {
 	if files == nil {
 		return nil, fmt.Errorf("read %q: the blueprint has no filesystem", name)
 	}
-	clean := strings.TrimPrefix(name, "/")
-	if !fs.ValidPath(clean) {
-		return nil, fmt.Errorf("read %q: not a path inside the blueprint", name)
+	clean, err := blueprintPath(name)
+	if err != nil {
+		return nil, err
 	}
 	data, err := fs.ReadFile(files, clean)
 	if err != nil {
 		return nil, fmt.Errorf("read %q from the blueprint: %w", name, err)
 	}
 	return data, nil
+}
+
+// blueprintPath turns "/VERSION", "./VERSION" or "VERSION" into the fs.FS
+// path "VERSION" and rejects paths leaving the blueprint.
+func blueprintPath(name string) (string, error) {
+	clean := path.Clean("/" + name)[1:]
+	if clean == "" {
+		clean = "."
+	}
+	if !fs.ValidPath(clean) || strings.Contains(name, "\x00") {
+		return "", fmt.Errorf("%q is not a path inside the blueprint", name)
+	}
+	return clean, nil
 }
 
 // errOutputTooLarge stops a template that renders more than MaxOutputBytes.
