@@ -8,6 +8,8 @@ import (
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // MapImportData evaluates an installation's importDataMappings (Spiff) over
@@ -50,7 +52,8 @@ func mapData(field string, mappings map[string]json.RawMessage, values map[strin
 			out, err = nil, terminal(ReasonDataMappingFailed, fmt.Errorf("%s: spiff panicked: %v", field, p))
 		}
 	}()
-	sp, err := spiffing.Plain().WithMode(spiffing.MODE_PRIVATE).WithValues(values)
+	normalized, _ := template.NormalizeForSpiff(values).(map[string]any)
+	sp, err := spiffing.Plain().WithMode(spiffing.MODE_PRIVATE).WithValues(normalized)
 	if err != nil {
 		return nil, terminal(ReasonDataMappingFailed, fmt.Errorf("%s: values: %w", field, err))
 	}

@@ -24,9 +24,9 @@ var engines = []string{"gotemplate", "spiff"}
 // goldenCase is input.yaml of a case directory.
 type goldenCase struct {
 	Imports struct {
-		Data        map[string]any                    `json:"data"`
-		Targets     map[string]goldenTarget           `json:"targets"`
-		TargetLists map[string][]goldenTarget         `json:"targetLists"`
+		Data        map[string]any                     `json:"data"`
+		Targets     map[string]goldenTarget            `json:"targets"`
+		TargetLists map[string][]goldenTarget          `json:"targetLists"`
 		TargetMaps  map[string]map[string]goldenTarget `json:"targetMaps"`
 	} `json:"imports"`
 	State map[string]json.RawMessage `json:"state"`
@@ -36,9 +36,9 @@ type goldenCase struct {
 	ComponentArchive string `json:"componentArchive"`
 	// Exports, when set, also runs RenderExports with these inputs.
 	Exports *struct {
-		DeployItems map[string]map[string]any `json:"deployItems"`
-		DataObjects map[string]any            `json:"dataObjects"`
-		Targets     map[string]goldenTarget   `json:"targets"`
+		DeployItems map[string]map[string]any  `json:"deployItems"`
+		DataObjects map[string]any             `json:"dataObjects"`
+		Targets     map[string]goldenTarget    `json:"targets"`
 		State       map[string]json.RawMessage `json:"state"`
 	} `json:"exports"`
 	// WantError lists substrings the error of every engine must contain;
@@ -92,6 +92,7 @@ func runGoldenCase(t *testing.T, dir string) {
 				if err == nil {
 					t.Fatalf("want an error containing %q, got none", c.WantError)
 				}
+				t.Logf("error: %v", err)
 				for _, want := range c.WantError {
 					if !strings.Contains(err.Error(), want) {
 						t.Errorf("error %q does not contain %q", err, want)

@@ -14,6 +14,12 @@ import (
 // maxShownValue bounds how much of an offending value an error shows.
 const maxShownValue = 64
 
+// maxMessage bounds a validator message (some quote the value).
+const maxMessage = 160
+
+// masked replaces values that may be secret.
+const masked = "<masked>"
+
 // maxViolations bounds how many violations one error lists.
 const maxViolations = 10
 
@@ -71,15 +77,30 @@ func violations(root *sjs.ValidationError, instance any, secret bool) []Violatio
 			}
 			return
 		}
-		out = append(out, Violation{
+		v := Violation{
 			InstancePath: pointer(e.InstanceLocation),
 			SchemaPath:   schemaPath(e),
 			Message:      e.ErrorKind.LocalizedString(printer),
 			Value:        shownValue(instance, e.InstanceLocation, secret),
-		})
+		}
+		if v.Value == masked {
+			// Messages of pattern, format, minimum… quote the value.
+			v.Message = "violates " + lastKeyword(e)
+		} else if len(v.Message) > maxMessage {
+			v.Message = v.Message[:maxMessage] + "…"
+		}
+		out = append(out, v)
 	}
 	walk(root)
 	return out
+}
+
+func lastKeyword(e *sjs.ValidationError) string {
+	kw := e.ErrorKind.KeywordPath()
+	if len(kw) == 0 {
+		return "the schema"
+	}
+	return kw[len(kw)-1]
 }
 
 func pointer(tokens []string) string {
@@ -103,12 +124,12 @@ func schemaPath(e *sjs.ValidationError) string {
 // sits under a secret-looking key.
 func shownValue(instance any, path []string, secret bool) string {
 	if secret {
-		return "<masked>"
+		return masked
 	}
 	v := instance
 	for _, tok := range path {
 		if LooksSecret(tok) {
-			return "<masked>"
+			return masked
 		}
 		switch c := v.(type) {
 		case map[string]any:

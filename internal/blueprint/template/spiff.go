@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
@@ -83,7 +84,8 @@ func newSpiff(files fs.FS, comp componentArg, values map[string]any) (spiffing.S
 		}
 		sp = sp.WithFileSystem(vfsys).WithMode(spiffing.MODE_FILE_ACCESS)
 	}
-	return sp.WithValues(values)
+	normalized, _ := NormalizeForSpiff(map[string]any(values)).(map[string]any)
+	return sp.WithValues(normalized)
 }
 
 // spiffTemplateNode parses the template: an inline structure, an inline
@@ -169,4 +171,39 @@ func copyToMemory(files fs.FS) (vfs.FileSystem, error) {
 		return nil, fmt.Errorf("blueprint filesystem for spiff: %w", err)
 	}
 	return mem, nil
+}
+
+// NormalizeForSpiff returns values with integral float64 numbers (as JSON
+// decoding produces them) turned into int64: Spiff compares int64 and
+// float64 incorrectly (7.0 > 5 is false), so imports decoded from JSON would
+// otherwise behave differently from the same values written in YAML.
+func NormalizeForSpiff(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = NormalizeForSpiff(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = NormalizeForSpiff(e)
+		}
+		return out
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+		return x
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x.String()
+	}
+	return v
 }
