@@ -140,7 +140,7 @@ func (r *run) finish(final api.ExecutionPhase, err error, operation string) {
 	r.exec.Phase = final
 	r.exec.JobIDFinished = r.j.ID
 	if err != nil {
-		r.exec.LastError = &snapshot.Error{Operation: operation, Reason: failure.Reason(err), Message: err.Error()}
+		r.exec.LastError = snapshot.NewError(operation, err)
 	}
 	if !r.j.Interrupted() {
 		return
@@ -156,7 +156,7 @@ func (r *run) finish(final api.ExecutionPhase, err error, operation string) {
 		}
 		it.Phase = failed
 		it.LastError = &snapshot.Error{Operation: operation, Reason: job.ReasonInterrupted,
-			Message: "the job was interrupted before this deploy item was processed"}
+			Message: "the job was interrupted before this deploy item was processed", Retryable: true}
 	}
 }
 

@@ -146,5 +146,5 @@ func (r *run) stop(ctx context.Context, err error, attempt int, timeout time.Dur
 }
 
 func lastError(operation string, err error) *snapshot.Error {
-	return &snapshot.Error{Operation: operation, Reason: failure.Reason(err), Message: err.Error()}
+	return snapshot.NewError(operation, err)
 }

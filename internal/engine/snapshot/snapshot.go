@@ -98,4 +98,8 @@ type Error struct {
 	Operation string `json:"operation"`
 	Reason    string `json:"reason,omitempty"`
 	Message   string `json:"message"`
+	// Retryable says a new job without a configuration change may heal it
+	// (transient errors whose retries ran out, interrupts); false for
+	// terminal errors, which need a changed configuration.
+	Retryable bool `json:"retryable,omitempty"`
 }

@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Snapshot is the object tree after a job; see package snapshot.
+type Snapshot = snapshot.Snapshot
+
+// Logger receives phase transitions and deploy item starts and finishes.
+type Logger = job.Logger
+
+// Backoff paces the retries after transient errors.
+type Backoff = phase.Backoff
+
+// Defaults used when an Engine field is zero.
+const (
+	DefaultParallelism = 10
+	DefaultGrace       = 5 * time.Second
+)
+
+// Engine runs jobs on root installations. Set the fields once; an Engine
+// may then run jobs of different roots concurrently.
+type Engine struct {
+	// Deployers finds the deployer of each deploy item type.
+	Deployers *deployer.Registry
+	// Parallelism bounds the deployer calls running at once in one job
+	// (default DefaultParallelism).
+	Parallelism int
+	// Log receives progress; nil discards it.
+	Log Logger
+	// Backoff paces retries (zero: phase.DefaultBackoff).
+	Backoff Backoff
+	// Grace is how long running deployer calls may go on after the
+	// caller's context ended (default DefaultGrace).
+	Grace time.Duration
+}
+
+// RootSpec is a root installation as the caller configures it.
+type RootSpec struct {
+	// Name is the root's path and prefixes every deploy item ID
+	// ("<name>/<sub>/<item>"); keep it unique per target cluster.
+	Name      string
+	Blueprint *blueprint.Blueprint
+	Component *blueprint.Component
+	// Imports are the root's data and target imports by import name.
+	Imports            blueprint.Imports
+	ImportDataMappings map[string]json.RawMessage
+	ExportDataMappings map[string]json.RawMessage
+}
+
+// DeleteOptions modify Delete.
+type DeleteOptions struct {
+	// WithoutUninstall forgets every deploy item without uninstalling it
+	// (Landscaper's delete-without-uninstall annotation).
+	WithoutUninstall bool
+}
+
+// Apply runs one install job of the root installation, starting from prev
+// (nil for a new installation), until every object reached a final phase.
+// The returned snapshot is never nil and records what exists, also when
+// the error is non-nil, ctx ended (interrupt) or a timeout hit.
+func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
+	j := e.newJob(ctx)
+	var prevRoot *snapshot.Installation
+	if prev != nil {
+		prevRoot = prev.Root
+	}
+	if err := validateSpec(spec); err != nil {
+		return failedJob(j, spec.Name, prevRoot, err), err
+	}
+	if prevRoot != nil && !snapshot.Finished(prevRoot.JobID, prevRoot.JobIDFinished) {
+		// Decision (doc.go): an unfinished job is not resumed; this job
+		// starts from what it recorded and re-applies everything.
+		j.Log.Info("previous job unfinished; starting a new job", "installation", spec.Name, "previousJobID", prevRoot.JobID)
+	}
+	if _, err := Render(spec, prev); err != nil {
+		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
+		return failedJob(j, spec.Name, prevRoot, err), err
+	}
+	j.Log.Info("job started", "installation", spec.Name, "jobID", j.ID)
+	root, err := installation.Run(j, rootInstallation(spec), prevRoot)
+	j.Log.Info("job finished", "installation", spec.Name, "jobID", j.ID, "phase", string(root.Phase))
+	return &Snapshot{Version: snapshot.Version, Root: root}, err
+}
+
+// Delete runs the delete flow on everything prev records. It returns an
+// empty snapshot when everything is gone, else what remains, with the
+// root in DeleteFailed.
+func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions) (*Snapshot, error) {
+	if prev.Empty() {
+		return &Snapshot{Version: snapshot.Version}, nil
+	}
+	j := e.newJob(ctx)
+	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
+	root, err := installation.Delete(j, prev.Root, deployer.DeleteOptions{WithoutUninstall: opts.WithoutUninstall}, nil)
+	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
+	return &Snapshot{Version: snapshot.Version, Root: root}, err
+}
+
+func (e *Engine) newJob(ctx context.Context) *job.Job {
+	backoff := e.Backoff
+	if backoff == (Backoff{}) {
+		backoff = phase.DefaultBackoff
+	}
+	parallelism, grace := e.Parallelism, e.Grace
+	if parallelism <= 0 {
+		parallelism = DefaultParallelism
+	}
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	return job.New(ctx, uuid.NewString(), e.Deployers, parallelism, backoff, grace, e.Log)
+}
+
+func validateSpec(spec RootSpec) error {
+	var errs []error
+	if spec.Name == "" {
+		errs = append(errs, errors.New("root installation has no name"))
+	}
+	if spec.Blueprint == nil {
+		errs = append(errs, fmt.Errorf("root installation %q has no blueprint", spec.Name))
+	}
+	return failure.NewTerminal("InvalidInstallation", errors.Join(errs...))
+}
+
+func rootInstallation(spec RootSpec) installation.Spec {
+	return installation.Spec{
+		Path: spec.Name, Name: spec.Name, Blueprint: spec.Blueprint, Component: spec.Component,
+		ImportDataMappings: spec.ImportDataMappings, ExportDataMappings: spec.ExportDataMappings,
+		Imports: func() (blueprint.Imports, error) { return spec.Imports, nil },
+	}
+}
+
+// failedJob records a job that failed before anything ran: the previous
+// tree unchanged, the root Failed and finished with the new job ID.
+func failedJob(j *job.Job, name string, prev *snapshot.Installation, err error) *Snapshot {
+	root := prev.Clone()
+	if root == nil {
+		root = &snapshot.Installation{Path: name, Name: name}
+	}
+	root.JobID, root.JobIDFinished = j.ID, j.ID
+	root.Phase, root.LastError = "Failed", snapshot.NewError("Reconcile", err)
+	return &Snapshot{Version: snapshot.Version, Root: root}
+}

@@ -1,0 +1,104 @@
+package installation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// child is one subinstallation during its parent's job. result is written
+// by its goroutine before done is closed and read only after.
+type child struct {
+	tmpl                   api.SubinstallationTemplate
+	blueprint              *blueprint.Blueprint
+	prev                   *snapshot.Installation
+	preds                  []*child
+	importRefs, exportRefs []string
+	done                   chan struct{}
+	result                 *snapshot.Installation
+	err                    error
+}
+
+// objectsCreated passes the job ID to every subobject: each subinstallation
+// and the execution starts in its own goroutine; a subinstallation's Init
+// waits for its predecessors.
+func (r *run) objectsCreated(context.Context) error {
+	base := newScope(r.imports)
+	for _, c := range r.children {
+		spec := Spec{
+			Path: r.spec.Path + "/" + c.tmpl.Name, Name: c.tmpl.Name,
+			Blueprint: c.blueprint, Component: r.spec.Component,
+			ImportDataMappings: c.tmpl.ImportDataMappings, ExportDataMappings: c.tmpl.ExportDataMappings,
+			Imports:    c.importsFrom(base),
+			ImportRefs: c.importRefs, ExportRefs: c.exportRefs,
+		}
+		go func() {
+			defer close(c.done)
+			c.result, c.err = Run(r.j, spec, c.prev)
+		}()
+	}
+	return nil
+}
+
+// importsFrom returns the Imports function of a subinstallation: wait for
+// the predecessors, require that they succeeded, resolve in the scope
+// their exports extend.
+func (c *child) importsFrom(base *scope) func() (blueprint.Imports, error) {
+	return func() (blueprint.Imports, error) {
+		published := make([]*snapshot.Installation, 0, len(c.preds))
+		templates := map[string]api.SubinstallationTemplate{}
+		for _, p := range c.preds {
+			<-p.done
+			if p.result.Phase != api.InstallationPhaseSucceeded {
+				return blueprint.Imports{}, failure.Terminalf("PredecessorFailed",
+					"predecessor subinstallation %q did not succeed (phase %s)", p.tmpl.Name, p.result.Phase)
+			}
+			published = append(published, p.result)
+			templates[p.tmpl.Name] = p.tmpl
+		}
+		return base.with(published, templates).resolve(c.tmpl.Name, c.tmpl.Imports)
+	}
+}
+
+// progressing runs the execution and waits until every subobject finished.
+// Its errors are terminal: the subobjects already retried what they could.
+func (r *run) progressing(context.Context) error {
+	var errs []error
+	if len(r.execSpec.Items) > 0 || r.node.Execution != nil {
+		exec, err := execution.Run(r.j, r.execSpec, r.node.Execution)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if len(exec.DeployItems) == 0 && err == nil {
+			exec = nil
+		}
+		r.node.Execution = exec
+	}
+	results := make(map[string]*snapshot.Installation, len(r.node.Subinstallations)+len(r.children))
+	for _, sub := range r.node.Subinstallations {
+		results[sub.Name] = sub // orphans whose deletion failed stay
+	}
+	for _, c := range r.children {
+		<-c.done
+		results[c.tmpl.Name] = c.result
+		if c.err != nil {
+			errs = append(errs, c.err)
+		}
+	}
+	r.node.Subinstallations = r.node.Subinstallations[:0]
+	for _, sub := range results {
+		r.node.Subinstallations = append(r.node.Subinstallations, sub)
+	}
+	sort.Slice(r.node.Subinstallations, func(i, k int) bool { return r.node.Subinstallations[i].Name < r.node.Subinstallations[k].Name })
+	if len(errs) > 0 {
+		return failure.NewTerminal("SubobjectFailed", fmt.Errorf("subobjects failed: %w", errors.Join(errs...)))
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+// Package installation runs the installation phase machines of seed 000
+// over a tree of installations: the install flow (Init → ObjectsCreated →
+// Progressing → Completing → Succeeded | Failed) and the delete flow
+// (InitDelete → TriggerDelete → Deleting → gone | DeleteFailed).
+// Subinstallations live in their parent's scope: they import the parent's
+// imports and their siblings' exports by name, run in data-flow order (a
+// sibling that imports another's export waits for it, independent siblings
+// run concurrently) and are deleted in the reverse order.
+package installation
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+// Spec is an installation as its parent (or, for the root, the caller)
+// defines it.
+type Spec struct {
+	Path, Name         string
+	Blueprint          *blueprint.Blueprint
+	Component          *blueprint.Component
+	ImportDataMappings map[string]json.RawMessage
+	ExportDataMappings map[string]json.RawMessage
+	// Imports returns the installation's imports. For a subinstallation it
+	// waits until the predecessors finished and fails when one did not
+	// succeed (seed 000, Init); for the root it returns the caller's.
+	Imports func() (blueprint.Imports, error)
+	// ImportRefs and ExportRefs are the parent-scope names the
+	// installation reads and writes, kept for the delete order.
+	ImportRefs, ExportRefs []string
+}
+
+// run is one installation's install flow in one job. Only its goroutine
+// touches node; children report back when they are done.
+type run struct {
+	j    *job.Job
+	spec Spec
+	node *snapshot.Installation
+	prev *snapshot.Installation
+
+	imports  blueprint.Imports
+	rendered *blueprint.Rendered
+	children []*child
+	execSpec execution.Spec
+}
+
+// Run runs the install flow of one installation and its subtree for job j,
+// starting from prev (nil for a new installation). The returned node is
+// always non-nil and finished with the job, and records what exists.
+func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (*snapshot.Installation, error) {
+	r := &run{j: j, spec: spec, prev: prev}
+	r.node = prev.Clone()
+	if r.node == nil {
+		r.node = &snapshot.Installation{}
+	}
+	r.node.Path, r.node.Name = spec.Path, spec.Name
+	r.node.JobID, r.node.LastError = j.ID, nil
+	r.node.ImportRefs, r.node.ExportRefs = spec.ImportRefs, spec.ExportRefs
+	m := installMachine(r, j.Backoff, r.logTransition)
+	m.Name = "installation " + spec.Path
+	final, err := m.Run(j.Context(), api.InstallationPhaseInit)
+	r.node.Phase, r.node.JobIDFinished = final, j.ID
+	if err != nil {
+		r.node.LastError = snapshot.NewError("Reconcile", err)
+		r.finishUntriggered()
+	}
+	return r.node, err
+}
+
+type installSteps interface {
+	init(ctx context.Context) error
+	objectsCreated(ctx context.Context) error
+	progressing(ctx context.Context) error
+	completing(ctx context.Context) error
+}
+
+func installMachine(s installSteps, b phase.Backoff, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
+	return &phase.Machine[api.InstallationPhase]{
+		Table: map[api.InstallationPhase]phase.Transition[api.InstallationPhase]{
+			api.InstallationPhaseInit:           {Step: s.init, Next: api.InstallationPhaseObjectsCreated},
+			api.InstallationPhaseObjectsCreated: {Step: s.objectsCreated, Next: api.InstallationPhaseProgressing},
+			api.InstallationPhaseProgressing:    {Step: s.progressing, Next: api.InstallationPhaseCompleting},
+			api.InstallationPhaseCompleting:     {Step: s.completing, Next: api.InstallationPhaseSucceeded},
+		},
+		Final:        map[api.InstallationPhase]bool{api.InstallationPhaseSucceeded: true, api.InstallationPhaseFailed: true},
+		FailPhase:    api.InstallationPhaseFailed,
+		Backoff:      b,
+		OnTransition: on,
+	}
+}
+
+// finishUntriggered: when the flow failed before its children were
+// triggered, an interrupt must still leave every object of the subtree
+// finished with the job (seed 000), so they are marked Failed, interrupted.
+func (r *run) finishUntriggered() {
+	if r.j.Interrupted() {
+		finishSubtree(r.node, r.j.ID, "Reconcile")
+	}
+}
+
+// finishSubtree marks every object below in that has not finished job
+// jobID as failed (DeleteFailed for operation "Delete") by the interrupt.
+func finishSubtree(in *snapshot.Installation, jobID, operation string) {
+	instPhase, execPhase, itemPhase := api.InstallationPhaseFailed, api.ExecutionPhaseFailed, api.DeployItemPhaseFailed
+	if operation == "Delete" {
+		instPhase, execPhase, itemPhase = api.InstallationPhaseDeleteFailed, api.ExecutionPhaseDeleteFailed, api.DeployItemPhaseDeleteFailed
+	}
+	unfinished := func(id, finished string) bool { return id != jobID || finished != jobID }
+	if e := in.Execution; e != nil {
+		if unfinished(e.JobID, e.JobIDFinished) {
+			e.JobID, e.JobIDFinished, e.Phase, e.LastError = jobID, jobID, execPhase, interruptedError(operation)
+		}
+		for _, it := range e.DeployItems {
+			if unfinished(it.JobID, it.JobIDFinished) {
+				it.JobID, it.JobIDFinished, it.Phase, it.LastError = jobID, jobID, itemPhase, interruptedError(operation)
+			}
+		}
+	}
+	for _, sub := range in.Subinstallations {
+		if unfinished(sub.JobID, sub.JobIDFinished) {
+			sub.JobID, sub.JobIDFinished, sub.Phase, sub.LastError = jobID, jobID, instPhase, interruptedError(operation)
+		}
+		finishSubtree(sub, jobID, operation)
+	}
+}
+
+func interruptedError(operation string) *snapshot.Error {
+	return &snapshot.Error{Operation: operation, Reason: job.ReasonInterrupted, Message: "the job was interrupted before this object was processed", Retryable: true}
+}
+
+func (r *run) logTransition(from, to api.InstallationPhase) {
+	r.j.Log.Info("installation phase", "installation", r.spec.Path, "from", string(from), "to", string(to), "jobID", r.j.ID)
+}
