@@ -28,6 +28,9 @@ import (
 // Binaries are the tools a cluster needs, as named in .tools/bin.
 var Binaries = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
 
+// componentsKubeconfig is the file in LogDir through which the components reach the API server.
+const componentsKubeconfig = "admin.kubeconfig"
+
 // startTimeout bounds the whole start, including the node becoming Ready.
 const startTimeout = 2 * time.Minute
 
@@ -76,7 +79,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	if err := c.startControlPlane(bins[0], bins[1], opts.APIServerPort); err != nil {
 		return nil, err
 	}
-	kubeconfigPath := filepath.Join(opts.LogDir, "admin.kubeconfig")
+	kubeconfigPath := filepath.Join(opts.LogDir, componentsKubeconfig)
 	if err := os.WriteFile(kubeconfigPath, c.kubeconfig, 0o600); err != nil {
 		return nil, fmt.Errorf("local cluster: writing the components' kubeconfig: %w", err)
 	}
@@ -143,6 +146,8 @@ func (c *Cluster) Stop() error {
 	for _, f := range c.logs {
 		_ = f.Close()
 	}
+	// The components' kubeconfig holds admin credentials of a cluster that is gone.
+	_ = os.Remove(filepath.Join(c.logDir, componentsKubeconfig))
 	c.logs = nil
 	return errors.Join(errs...)
 }

@@ -80,7 +80,7 @@ func acquire() (release func(), err error) {
 	}
 	fmt.Fprintf(os.Stderr, "localcluster: started a cluster for this test binary in %s (`make cluster-up` keeps one running for all)\n",
 		time.Since(started).Round(100*time.Millisecond))
-	active.kubeconfig, active.path = cluster.Kubeconfig(), filepath.Join(dir, "admin.kubeconfig")
+	active.kubeconfig, active.path = cluster.Kubeconfig(), filepath.Join(dir, componentsKubeconfig)
 
 	var once sync.Once
 	stop := func() {
