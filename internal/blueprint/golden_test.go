@@ -133,6 +133,10 @@ func renderCase(t *testing.T, caseDir, bpDir string, c goldenCase) ([]byte, erro
 	if err != nil {
 		t.Fatalf("component: %v", err)
 	}
+	if comp != nil {
+		comp.Definition = map[string]any{"ref": map[string]any{
+			"componentName": comp.Descriptor.Component.Name, "version": comp.Descriptor.Component.Version}}
+	}
 	b, err := Load(os.DirFS(bpDir))
 	if err != nil {
 		return nil, err

@@ -102,6 +102,9 @@ func selectorArgs(fn string, args []any) (map[string]any, component.Selector, er
 	if len(args) > 0 {
 		if m, ok := args[0].(map[string]any); ok {
 			cd, args = m, args[1:]
+		} else if args[0] == nil && len(args)%2 == 1 {
+			// `.cd` of an installation without component descriptor.
+			return nil, nil, fmt.Errorf("%s: %w", fn, component.ErrNoComponent)
 		}
 	}
 	if len(args) < 2 || len(args)%2 != 0 {
