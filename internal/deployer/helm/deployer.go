@@ -107,7 +107,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 	status.ManagedResources = managedOf(objs)
 	status.Release.Revision = rel.Version
 	status.Hash = hash
-	return status, session.WaitReady(ctx, objs, cfg.ReadinessChecks)
+	return status, session.WaitReady(ctx, objs, cfg.ReadinessChecks, nil)
 }
 
 // applyRendered renders the chart and applies it like a manifest item; the

@@ -84,7 +84,7 @@ func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) 
 			managed = append(managed, d)
 		}
 	}
-	if err := s.WaitReady(ctx, managed, plan.Readiness); err != nil {
+	if err := s.WaitReady(ctx, managed, plan.Readiness, status.seenSet()); err != nil {
 		return status.list(), nil, err
 	}
 	for _, d := range written.list() {
@@ -129,6 +129,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		upToDate := known && prev.Hash == d.Hash && firstDifference("", expected(d), live.Object) == ""
 		if upToDate || d.Spec.Policy == PolicyImmutable {
 			status.put(s.record(d, live, prev.Hash))
+			status.markSeen(d)
 			return nil
 		}
 	}
@@ -150,6 +151,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		return classifyWrite(ref, err)
 	}
 	status.put(s.record(d, result, d.Hash))
+	status.markSeen(d)
 	written.add(d)
 	return nil
 }
@@ -221,8 +223,29 @@ func classifyWrite(ref ObjectRef, err error) error {
 }
 
 type lockedStatus struct {
-	mu  sync.Mutex
-	set statusSet
+	mu   sync.Mutex
+	set  statusSet
+	seen map[*Desired]bool
+}
+
+// markSeen notes that d exists, as just read or written.
+func (l *lockedStatus) markSeen(d *Desired) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[*Desired]bool{}
+	}
+	l.seen[d] = true
+}
+
+func (l *lockedStatus) seenSet() map[*Desired]bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[*Desired]bool, len(l.seen))
+	for d := range l.seen {
+		out[d] = true
+	}
+	return out
 }
 
 func (l *lockedStatus) get(k key) (ManagedResource, bool) {

@@ -33,12 +33,18 @@ func (c *ReadinessCheckConfig) validate() error {
 // WaitReady waits until every object exists and passes the default checks
 // (unless disabled) and every custom check passes, polling with a growing
 // interval until ctx ends. A timeout names the object and the condition
-// that was not met.
-func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessCheckConfig) error {
+// that was not met. Objects in seen were just read or written by the
+// caller; those of kinds without a default check need no further read.
+func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessCheckConfig, seen map[*Desired]bool) error {
 	if _, err := s.resolve(objs); err != nil {
 		return err
 	}
-	pending := append([]*Desired(nil), objs...)
+	var pending []*Desired
+	for _, d := range objs {
+		if !seen[d] || (!cfg.DisableDefault && hasDefaultCheck(d.Object.GetKind())) {
+			pending = append(pending, d)
+		}
+	}
 	err := poll(ctx, "waiting for readiness", func(ctx context.Context) (string, error) {
 		for len(pending) > 0 {
 			d := pending[0]
@@ -73,6 +79,14 @@ func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessC
 		return "", nil
 	})
 	return err
+}
+
+func hasDefaultCheck(kind string) bool {
+	switch kind {
+	case "Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet":
+		return true
+	}
+	return false
 }
 
 // defaultNotReady is Landscaper's default readiness check for workloads:
