@@ -21,7 +21,9 @@ type clientGetter struct {
 
 var _ genericclioptions.RESTClientGetter = (*clientGetter)(nil)
 
-func (g *clientGetter) ToRESTConfig() (*rest.Config, error) { return rest.CopyConfig(g.clients.Config), nil }
+func (g *clientGetter) ToRESTConfig() (*rest.Config, error) {
+	return rest.CopyConfig(g.clients.Config), nil
+}
 
 func (g *clientGetter) ToDiscoveryClient() (discovery.CachedDiscoveryInterface, error) {
 	return g.clients.Discovery, nil
@@ -34,4 +36,3 @@ func (g *clientGetter) ToRESTMapper() (meta.RESTMapper, error) { return g.client
 func (g *clientGetter) ToRawKubeConfigLoader() clientcmd.ClientConfig {
 	return clientcmd.NewDefaultClientConfig(g.clients.Raw, &clientcmd.ConfigOverrides{Context: clientcmdapi.Context{Namespace: g.namespace}})
 }
-
