@@ -115,4 +115,3 @@ func dataOf(t *testing.T, ns, name string) map[string]string {
 }
 
 const minute = time.Minute
-
