@@ -1,0 +1,108 @@
+package template
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func inline(typ, tmpl string) Execution {
+	raw, _ := json.Marshal(tmpl)
+	return Execution{Name: "t", Type: typ, Template: raw}
+}
+
+// TestParseOCIRef_Table proves references split like Landscaper's: tag or
+// digest as version, Docker Hub prefixes dropped, no tag/digest rejected.
+func TestParseOCIRef_Table(t *testing.T) {
+	cases := []struct {
+		ref, repo, version string
+		wantErr            bool
+	}{
+		{ref: "myimage:0.0.0", repo: "myimage", version: "0.0.0"},
+		{ref: "myimage@sha256:abc", repo: "myimage", version: "sha256:abc"},
+		{ref: "eu.gcr.io/p/img:1.2", repo: "eu.gcr.io/p/img", version: "1.2"},
+		{ref: "localhost:5000/img:v1", repo: "localhost:5000/img", version: "v1"},
+		{ref: "docker.io/library/ubuntu:18.04", repo: "ubuntu", version: "18.04"},
+		{ref: "index.docker.io/me/tool:1", repo: "me/tool", version: "1"},
+		{ref: "img:tag@sha256:abc", repo: "img", version: "tag"},
+		{ref: "ubuntu", wantErr: true},
+		{ref: ":tag", wantErr: true},
+	}
+	for _, tc := range cases {
+		got, err := ParseOCIRef(tc.ref)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err = %v", tc.ref, err)
+			continue
+		}
+		if !tc.wantErr && (got[0] != tc.repo || got[1] != tc.version) {
+			t.Errorf("%s: got %v, want [%s %s]", tc.ref, got, tc.repo, tc.version)
+		}
+	}
+}
+
+// TestGoTemplate_Bounded proves runaway templates fail instead of exhausting
+// memory or recursing forever.
+func TestGoTemplate_Bounded(t *testing.T) {
+	files := fstest.MapFS{"self.tpl": {Data: []byte(`{{ include "self.tpl" . }}`)}}
+	cases := map[string]struct{ tmpl, want string }{
+		"huge output":       {`{{ range until 1000000 }}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{{ end }}`, "size limit"},
+		"huge until":        {`{{ until 1000000000 }}`, "more than"},
+		"huge repeat":       {`{{ repeat 1000000000 "abc" }}`, "exceeds"},
+		"endless include":   {`{{ include "self.tpl" . }}`, "nested more than"},
+		"env is removed":    {`{{ env "HOME" }}`, `"env" not defined`},
+		"expandenv removed": {`{{ expandenv "$HOME" }}`, `"expandenv" not defined`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeGoTemplate, tc.tmpl), Files: files})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want error containing %q, got %v", tc.want, err)
+			}
+			if !strings.Contains(err.Error(), `deploy execution "t"`) {
+				t.Errorf("error does not name the execution: %v", err)
+			}
+		})
+	}
+}
+
+// TestSpiff_Confined proves Spiff sees only the blueprint files and cannot
+// run commands.
+func TestSpiff_Confined(t *testing.T) {
+	files := fstest.MapFS{"inside.txt": {Data: []byte("ok")}}
+	res, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeSpiff, `x: (( read("inside.txt", "text") ))`), Files: files})
+	if err != nil || res.Output["x"] != "ok" {
+		t.Fatalf("reading a blueprint file: %v %v", res.Output, err)
+	}
+	for name, tmpl := range map[string]string{
+		"host file": `x: (( read("/etc/hostname", "text") ))`,
+		"exec":      `x: (( exec("id") ))`,
+		"pipe":      `x: (( pipe("x", "cat") ))`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeSpiff, tmpl), Files: files}); err == nil {
+				t.Fatal("want an error")
+			}
+		})
+	}
+}
+
+// TestRun_UnknownType proves an unknown template type is named in the error.
+func TestRun_UnknownType(t *testing.T) {
+	_, err := Run(Request{Kind: "deploy execution", Execution: Execution{Name: "x", Type: "Jinja"}})
+	if err == nil || !strings.Contains(err.Error(), `"Jinja"`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestGoTemplate_ImportExecutionsAllowNoValue proves "<no value>" is only
+// rejected where Landscaper rejects it (not in import executions).
+func TestGoTemplate_ImportExecutionsAllowNoValue(t *testing.T) {
+	ex := inline(TypeGoTemplate, `bindings: {x: "{{ .imports.missing }}"}`)
+	if _, err := Run(Request{Kind: "import execution", Execution: ex, Values: map[string]any{"imports": map[string]any{}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(Request{Kind: "deploy execution", Execution: ex, RejectNoValue: true, Values: map[string]any{"imports": map[string]any{}}}); err == nil {
+		t.Fatal("deploy execution accepted <no value>")
+	}
+}
