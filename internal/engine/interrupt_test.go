@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+func TestApply_InterruptAtRandomPoints(t *testing.T) {
+	// an interrupt never loses a deployed item, every object finishes, a later apply converges and delete removes all
+	comp := componentBlueprint("delay: 100ms")
+	yaml := treeBlueprint("delay: 100ms", subinstallation("db", comp, "prefix", "dbOut"),
+		subinstallation("web", comp, "dbOut", "final"), subinstallation("cache", comp, "prefix", "cacheOut"))
+	rng := rand.New(rand.NewPCG(4711, 42))
+	for round := 0; round < 8; round++ {
+		e, m, _ := newEngine()
+		spec := rootSpec(t, yaml)
+		ctx, cancel := context.WithCancel(context.Background())
+		after := time.Duration(rng.IntN(300)) * time.Millisecond
+		time.AfterFunc(after, cancel)
+		start := time.Now()
+		snap, _ := e.Apply(ctx, spec, nil)
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("round %d: interrupted apply took %s", round, took)
+		}
+		cancel()
+		checkFinished(t, snap)
+		recorded := map[string]bool{}
+		for _, it := range snap.DeployItems() {
+			recorded[it.ID] = len(it.ProviderStatus) > 0
+			if it.JobID != snap.JobID() || it.JobIDFinished != snap.JobID() {
+				t.Errorf("round %d: deploy item %s not finished with the job", round, it.ID)
+			}
+		}
+		for _, id := range m.Deployed() {
+			if !recorded[id] {
+				t.Errorf("round %d (interrupt after %s): %s is deployed but not recorded", round, after, id)
+			}
+		}
+		// The provider stores the snapshot; the next apply starts from the decoded copy.
+		b, err := snapshot.Marshal(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap, err = snapshot.Unmarshal(b); err != nil {
+			t.Fatal(err)
+		}
+		snap, err = e.Apply(context.Background(), spec, snap)
+		if err != nil || snap.RootPhase() != api.InstallationPhaseSucceeded {
+			t.Fatalf("round %d: apply after interrupt: %v", round, err)
+		}
+		if got := strings.Join(m.Deployed(), ","); got != "root/base,root/cache/app,root/db/app,root/web/app" {
+			t.Errorf("round %d: converged to %s", round, got)
+		}
+		if gone, err := e.Delete(context.Background(), snap, DeleteOptions{}); err != nil || !gone.Empty() || len(m.Deployed()) != 0 {
+			t.Errorf("round %d: delete: %v, left %v", round, err, m.Deployed())
+		}
+	}
+}
+
+func TestApply_InterruptMarksRunningItems(t *testing.T) {
+	// running items get a grace period and are then Failed with a lastError saying they were interrupted
+	e, _, _ := newEngine()
+	spec := rootSpec(t, treeBlueprint("delay: 10s", subinstallation("db", componentBlueprint(""), "prefix", "final")))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	snap, err := e.Apply(ctx, spec, nil)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("error %v", err)
+	}
+	checkFinished(t, snap)
+	for _, it := range snap.DeployItems() {
+		if it.ID == "root/base" && (it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != "Interrupted") {
+			t.Errorf("base: %s %+v", it.Phase, it.LastError)
+		}
+	}
+	if sum := Summarize(snap); !sum.Progressing {
+		t.Errorf("after an interrupt another apply is expected to change something: %+v", sum)
+	}
+}
+
+func TestApply_UnfinishedPreviousJobRestarts(t *testing.T) {
+	// a snapshot of an unfinished job is not resumed: the next apply starts a new job from it and converges
+	e, m, _ := newEngine()
+	spec := rootSpec(t, treeBlueprint("", subinstallation("db", componentBlueprint(""), "prefix", "final")))
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.Root.JobID = "unfinished-job"
+	snap.Root.Subinstallations[0].Phase = api.InstallationPhaseProgressing
+	next, err := e.Apply(context.Background(), spec, snap)
+	if err != nil || next.JobID() == "unfinished-job" || next.RootPhase() != api.InstallationPhaseSucceeded {
+		t.Fatalf("%v: job %s phase %s", err, next.JobID(), next.RootPhase())
+	}
+	checkFinished(t, next)
+	if len(m.Deployed()) != 2 {
+		t.Errorf("deployed %v", m.Deployed())
+	}
+}
+
+// checkFinished asserts that every object of the tree finished the root's job.
+func checkFinished(t *testing.T, snap *Snapshot) {
+	t.Helper()
+	if snap == nil || snap.Empty() {
+		t.Fatal("no snapshot")
+	}
+	job := snap.JobID()
+	for _, in := range snap.Installations() {
+		if in.JobID != job || in.JobIDFinished != job {
+			t.Errorf("installation %s not finished with job (%s/%s)", in.Path, in.JobID, in.JobIDFinished)
+		}
+		if in.Execution != nil && (in.Execution.JobID != job || in.Execution.JobIDFinished != job) {
+			t.Errorf("execution %s not finished with job", in.Path)
+		}
+	}
+}
