@@ -115,3 +115,11 @@ func dataOf(t *testing.T, ns, name string) map[string]string {
 }
 
 const minute = time.Minute
+
+var secrets = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+
+func unstructuredOf(obj map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: obj}
+}
+
+func ownerOf(itemID string) string { return manifest.OwnerValue(itemID) }

@@ -105,6 +105,11 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 			if annotations == nil {
 				annotations = map[string]string{}
 			}
+			// annotateBeforeCreate stays part of every apply: with
+			// server-side apply, leaving it out later would remove it.
+			for k, v := range m.AnnotateBeforeCreate {
+				annotations[k] = v
+			}
 			annotations[OwnerAnnotation] = itemID
 			o.SetAnnotations(annotations)
 			out = append(out, &Desired{Object: o, Spec: m})

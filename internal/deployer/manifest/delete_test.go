@@ -1,0 +1,36 @@
+package manifest_test
+
+import (
+	"context"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
+)
+
+// TestDelete_DeletionGroups: custom groups run in order, deleteAllResources
+// also removes unmanaged objects of the type, and the rest follows.
+func TestDelete_DeletionGroups(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	stray := cm(ns, "stray", map[string]any{"v": "unmanaged"})
+	if _, err := dyn(t).Resource(configMaps).Namespace(ns).Create(context.Background(), unstructuredOf(stray), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	it := newItem(t, "groups")
+	secret := map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "s", "namespace": ns}, "data": map[string]any{}}
+	groups := map[string]any{"deletionGroups": []any{
+		map[string]any{"customResourceGroup": map[string]any{"deleteAllResources": true,
+			"resources": []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "names": []any{"managed", "stray"}, "namespaces": []any{ns}}}}},
+		map[string]any{"predefinedResourceGroup": map[string]any{"type": "namespaced-resources"}},
+	}}
+	cfg := config(t, []map[string]any{entry("manage", cm(ns, "managed", map[string]any{"v": "1"})), entry("manage", secret)}, groups)
+	it.mustApply(cfg)
+	it.mustDelete(cfg)
+	if dataOf(t, ns, "managed") != nil || dataOf(t, ns, "stray") != nil {
+		t.Error("the custom group's ConfigMaps were not deleted")
+	}
+	if _, err := dyn(t).Resource(secrets).Namespace(ns).Get(context.Background(), "s", metav1.GetOptions{}); err == nil {
+		t.Error("the Secret of the predefined group was not deleted")
+	}
+}
