@@ -37,6 +37,7 @@ func (p *landscaperProvider) Metadata(_ context.Context, _ provider.MetadataRequ
 func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewTargetResource,
+		NewInstallationResource,
 	}
 }
 

@@ -1,21 +1,48 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
 // providerData is what Configure hands to every resource and data source:
-// one per provider instance, i.e. per Terraform command, so clients built
-// here are shared by all installations of one apply.
+// one per provider instance, i.e. per Terraform command, so the clients
+// built here are shared by all installations of one apply.
 type providerData struct {
 	version string
 	host    *hostCluster
+	engine  *engine.Engine
 }
 
 func newProviderData(version string, host hostSettings) *providerData {
-	return &providerData{version: version, host: &hostCluster{settings: host}}
+	pool := target.NewPool()
+	registry := deployer.NewRegistry()
+	registry.Register(manifest.Type, manifest.New(pool))
+	registry.Register(helm.Type, helm.New(pool))
+	registry.Register(mock.Type, mockWithoutDrift{mock.New()})
+	return &providerData{
+		version: version,
+		host:    &hostCluster{settings: host},
+		engine:  &engine.Engine{Deployers: registry, Log: tflogLogger{}},
+	}
+}
+
+// mockWithoutDrift serves mock deploy items. The mock deploys nothing
+// outside this process, and every Terraform command is a new process, so
+// there is nothing whose drift could be checked.
+type mockWithoutDrift struct{ *mock.Deployer }
+
+func (mockWithoutDrift) Drift(context.Context, deployer.Item) (deployer.DriftReport, error) {
+	return deployer.DriftReport{}, nil
 }
 
 // providerDataFrom unpacks the value Configure stored; nil before Configure ran.

@@ -16,3 +16,10 @@ const targetSchemaVersion = 0
 func (r *targetResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{}
 }
+
+// UpgradeState of landscaper_installation: version 0 is the first release.
+// The engine snapshot in private state is versioned separately (package
+// snapshot migrates it on load).
+func (r *installationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}

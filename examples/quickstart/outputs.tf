@@ -1,0 +1,17 @@
+output "echo_url" {
+  description = "Exported by the echo installation's export execution."
+  value       = landscaper_installation.echo.exports.url
+}
+
+output "client_config_map" {
+  description = "Exported by the client installation, which imported echo_url."
+  value       = landscaper_installation.client.exports.configMap
+}
+
+output "deploy_items" {
+  description = "What each installation deployed, in order."
+  value = {
+    for inst in [landscaper_installation.echo, landscaper_installation.client] :
+    inst.name => [for item in inst.deploy_items : "${item.name} (${item.type}): ${item.phase}"]
+  }
+}

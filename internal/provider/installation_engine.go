@@ -1,0 +1,222 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+// This file is the one place where the resource meets the engine: it turns
+// the Terraform model into an engine.RootSpec, runs jobs, and turns
+// snapshots back into an installationOutcome.
+
+// engineFor returns the engine with progress logged to this request's tflog.
+func (d *providerData) engineFor(ctx context.Context) *engine.Engine {
+	e := *d.engine
+	e.Log = tflogLogger{ctx: ctx}
+	return &e
+}
+
+// rootName is the root installation's path, which prefixes every deploy
+// item ID and so the ownership labels in the clusters: unique per
+// Terraform installation resource.
+func rootName(m installationModel) string {
+	ns := m.Namespace.ValueString()
+	if ns == "" || ns == "default" {
+		return m.Name.ValueString()
+	}
+	return ns + "." + m.Name.ValueString()
+}
+
+// rootSpec builds the engine's input. host is nil during plan, when
+// Secret and ConfigMap imports are not read (errHostImportsAtPlan).
+func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engine.RootSpec, error) {
+	spec := engine.RootSpec{Name: rootName(m)}
+	src, err := blueprintSource(ctx, m)
+	if err != nil {
+		return spec, err
+	}
+	comp, err := componentSource(ctx, m)
+	if err != nil {
+		return spec, err
+	}
+	if src.Dir != "" {
+		if _, statErr := os.Stat(src.Dir); statErr != nil {
+			return spec, attrErr(path.Root("blueprint").AtName("path"), fmt.Errorf("blueprint directory: %w", statErr))
+		}
+	}
+	bp, component, err := blueprint.Resolve(src, comp)
+	if err != nil {
+		p := path.Root("blueprint")
+		if strings.Contains(err.Error(), "component descriptor") {
+			p = path.Root("component_descriptor")
+		}
+		return spec, attrErr(p, err)
+	}
+	spec.Blueprint, spec.Component = bp, component
+	if spec.Imports, err = readImports(ctx, m, host); err != nil {
+		return spec, err
+	}
+	if spec.ImportDataMappings, err = dataMappings(ctx, m.ImportDataMappings, path.Root("import_data_mappings")); err != nil {
+		return spec, err
+	}
+	if spec.ExportDataMappings, err = dataMappings(ctx, m.ExportDataMappings, path.Root("export_data_mappings")); err != nil {
+		return spec, err
+	}
+	return spec, nil
+}
+
+// apply runs one install job. It returns a nil outcome only when nothing
+// ran because the configuration could not be turned into a spec.
+func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte) (*installationOutcome, error) {
+	prev, err := decodeSnapshot(prevBytes)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := rootSpec(ctx, m, d.host)
+	if err != nil {
+		if prev != nil {
+			// Keep what is deployed recorded as it was.
+			return outcomeOf(prev), err
+		}
+		return nil, err
+	}
+	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
+	out := outcomeOf(snap)
+	if jobErr == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
+		jobErr = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
+	}
+	if jobErr != nil {
+		jobErr = failureReport(snap, jobErr)
+	}
+	return out, jobErr
+}
+
+// delete runs the delete flow; a nil outcome means everything is gone.
+func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUninstall bool) (*installationOutcome, error) {
+	prev, err := decodeSnapshot(snapBytes)
+	if err != nil || prev.Empty() {
+		return nil, err
+	}
+	snap, err := d.engineFor(ctx).Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
+	if snap.Empty() {
+		return nil, err
+	}
+	if err == nil {
+		err = fmt.Errorf("installation %s ended in phase %s", prev.Root.Path, snap.RootPhase())
+	}
+	return outcomeOf(snap), failureReport(snap, err)
+}
+
+// drift returns the drifted deploy items by "<installation>/<name>".
+func (d *providerData) drift(ctx context.Context, snapBytes []byte) (map[string]string, error) {
+	snap, err := decodeSnapshot(snapBytes)
+	if err != nil || snap.Empty() {
+		return nil, err
+	}
+	drifted, err := d.engineFor(ctx).Drift(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(drifted))
+	for _, it := range drifted {
+		out[it.ID] = it.Reason
+	}
+	return out, nil
+}
+
+func decodeSnapshot(b []byte) (*engine.Snapshot, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	s, err := snapshot.Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading the engine snapshot from private state: %w", err)
+	}
+	return s, nil
+}
+
+// outcomeOf converts a snapshot into attribute values.
+func outcomeOf(s *engine.Snapshot) *installationOutcome {
+	b, err := snapshot.Marshal(s)
+	if err != nil {
+		b = []byte("{}")
+	}
+	out := &installationOutcome{
+		snapshot: b, phase: string(s.RootPhase()), jobID: s.JobID(), jobIDFinished: s.JobIDFinished(),
+		exports: s.Exports(), targetExports: map[string]string{},
+	}
+	for name, t := range s.TargetExports() {
+		tb, err := json.Marshal(t)
+		if err == nil {
+			out.targetExports[name] = string(tb)
+		}
+	}
+	for _, in := range s.Installations() {
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			row := deployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: selectorString(it.Target),
+				DependsOn: orEmptyList(it.DependsOn), Phase: string(it.Phase), ConfigHash: it.ConfigHash}
+			if it.LastError != nil {
+				row.LastError = it.LastError.Message
+			}
+			out.items = append(out.items, row)
+		}
+	}
+	sortRows(out.items)
+	return out
+}
+
+func orEmptyList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// selectorString shows a target selector as HCL-ish text: "cluster",
+// "clusters[0]", "regions[\"eu\"]".
+func selectorString(s *api.TargetSelector) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Index != nil:
+		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
+	case s.Key != "":
+		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
+	case s.Import != "":
+		return s.Import
+	}
+	return s.Name
+}
+
+// failureReport lists every failed deploy item with its lastError under
+// the job's error, so the apply output says what to fix.
+func failureReport(s *engine.Snapshot, err error) error {
+	var lines []string
+	for _, in := range s.Installations() {
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			if it.LastError != nil && (it.Phase == api.DeployItemPhaseFailed || it.Phase == api.DeployItemPhaseDeleteFailed) {
+				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Message))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w\n\nFailed deploy items:\n%s", err, strings.Join(lines, "\n"))
+}

@@ -1,0 +1,139 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+)
+
+// errHostImportsAtPlan stops plan-time rendering: Secret and ConfigMap
+// imports are read only at apply, so that plans never need a cluster.
+var errHostImportsAtPlan = errors.New("secret and config map imports are read at apply")
+
+// readImports converts the imports attribute. host is nil during plan; then
+// Secret and ConfigMap imports make it return errHostImportsAtPlan.
+func readImports(ctx context.Context, m installationModel, host *hostCluster) (blueprint.Imports, error) {
+	in := blueprint.Imports{
+		Data:        map[string]any{},
+		Targets:     map[string]api.Target{},
+		TargetLists: map[string][]api.Target{},
+		TargetMaps:  map[string]map[string]api.Target{},
+	}
+	var im importsModel
+	if ok, err := asObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok {
+		return in, err
+	}
+	base := path.Root("imports")
+
+	data, err := goValue(ctx, im.Data.UnderlyingValue())
+	if err != nil {
+		return in, attrErr(base.AtName("data"), err)
+	}
+	if data != nil {
+		obj, ok := data.(map[string]any)
+		if !ok {
+			return in, attrErr(base.AtName("data"), errors.New("must be an object of import name → value"))
+		}
+		in.Data = obj
+	}
+
+	var targets map[string]types.String
+	if err := mapElements(ctx, im.Targets, &targets); err != nil {
+		return in, err
+	}
+	for name, v := range targets {
+		if v.IsUnknown() {
+			return in, errUnknownValue
+		}
+		t, err := parseTarget(v.ValueString(), base.AtName("targets").AtMapKey(name))
+		if err != nil {
+			return in, err
+		}
+		in.Targets[name] = t
+	}
+
+	var lists map[string][]types.String
+	if err := mapElements(ctx, im.TargetLists, &lists); err != nil {
+		return in, err
+	}
+	for name, list := range lists {
+		for i, v := range list {
+			if v.IsUnknown() {
+				return in, errUnknownValue
+			}
+			t, err := parseTarget(v.ValueString(), base.AtName("target_lists").AtMapKey(name).AtListIndex(i))
+			if err != nil {
+				return in, err
+			}
+			in.TargetLists[name] = append(in.TargetLists[name], t)
+		}
+	}
+
+	var maps map[string]map[string]types.String
+	if err := mapElements(ctx, im.TargetMaps, &maps); err != nil {
+		return in, err
+	}
+	for name, entries := range maps {
+		in.TargetMaps[name] = map[string]api.Target{}
+		for key, v := range entries {
+			if v.IsUnknown() {
+				return in, errUnknownValue
+			}
+			t, err := parseTarget(v.ValueString(), base.AtName("target_maps").AtMapKey(name).AtMapKey(key))
+			if err != nil {
+				return in, err
+			}
+			in.TargetMaps[name][key] = t
+		}
+	}
+
+	for _, src := range []struct {
+		attr string
+		m    types.Map
+		read func(*hostCluster, context.Context, objectRef) (any, error)
+	}{
+		{"secrets", im.Secrets, (*hostCluster).readSecret},
+		{"config_maps", im.ConfigMaps, (*hostCluster).readConfigMap},
+	} {
+		var refs map[string]objectRefModel
+		if err := mapElements(ctx, src.m, &refs); err != nil {
+			return in, err
+		}
+		if len(refs) == 0 {
+			continue
+		}
+		if host == nil {
+			return in, errHostImportsAtPlan
+		}
+		for name, r := range refs {
+			if r.Name.IsUnknown() || r.Namespace.IsUnknown() || r.Key.IsUnknown() {
+				return in, errUnknownValue
+			}
+			v, err := src.read(host, ctx, objectRef{Name: r.Name.ValueString(), Namespace: r.Namespace.ValueString(), Key: r.Key.ValueString()})
+			if err != nil {
+				return in, attrErr(base.AtName(src.attr).AtMapKey(name), err)
+			}
+			in.Data[name] = v
+		}
+	}
+	return in, nil
+}
+
+// mapElements decodes a map attribute; unknown maps or elements yield errUnknownValue.
+func mapElements(ctx context.Context, m types.Map, target any) error {
+	if m.IsNull() {
+		return nil
+	}
+	if m.IsUnknown() {
+		return errUnknownValue
+	}
+	if d := m.ElementsAs(ctx, target, false); d.HasError() {
+		return errUnknownValue
+	}
+	return nil
+}

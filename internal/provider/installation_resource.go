@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+var (
+	_ resource.ResourceWithConfigure    = (*installationResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*installationResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*installationResource)(nil)
+)
+
+// defaultJobTimeout bounds create, update and delete when `timeouts` does
+// not; deploy items have their own, shorter default of 10 minutes.
+const defaultJobTimeout = 30 * time.Minute
+
+// NewInstallationResource returns the landscaper_installation resource.
+func NewInstallationResource() resource.Resource { return &installationResource{} }
+
+type installationResource struct {
+	data *providerData
+}
+
+func (r *installationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_installation"
+}
+
+func (r *installationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Create runs the install flow. When the job fails the state still records
+// everything deployed (Terraform then taints the resource; the replacement
+// destroys it first, or `terraform untaint` retries in place).
+func (r *installationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan installationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	out, err := r.data.apply(ctx, plan, nil)
+	if out == nil { // nothing was deployed: the configuration could not even be read
+		addError(&resp.Diagnostics, "Cannot Install", err)
+		return
+	}
+	state := out.toModel(ctx, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
+	if err != nil {
+		addError(&resp.Diagnostics, "Installation Failed", err)
+	}
+}
+
+// Update starts a new job from the recorded snapshot. A failed update keeps
+// what succeeded; the next apply retries in place.
+func (r *installationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan installationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	prev, d := req.Private.GetKey(ctx, snapshotKey)
+	resp.Diagnostics.Append(d...)
+	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	out, err := r.data.apply(ctx, plan, prev)
+	if out == nil {
+		addError(&resp.Diagnostics, "Cannot Update Installation", err)
+		return
+	}
+	state := out.toModel(ctx, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
+	if err != nil {
+		addError(&resp.Diagnostics, "Installation Failed", err)
+	}
+}
+
+// Read checks every deploy item for drift; a drifted item shows as
+// phase "Drifted", so the next plan proposes an update that repairs it.
+func (r *installationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state installationModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	snap, d := req.Private.GetKey(ctx, snapshotKey)
+	resp.Diagnostics.Append(d...)
+	if len(snap) == 0 {
+		return
+	}
+	timeout, d := state.Timeouts.Read(ctx, 5*time.Minute)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	drifted, err := r.data.drift(ctx, snap)
+	if err != nil {
+		// Refresh must not block a plan when a cluster is down: the
+		// next apply reports it properly.
+		resp.Diagnostics.AddWarning("Drift Not Checked", err.Error())
+		return
+	}
+	if len(drifted) == 0 {
+		return
+	}
+	markDrifted(ctx, &state, drifted, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete runs the delete flow. Whatever could not be deleted stays in
+// state (phase DeleteFailed), so a later destroy picks it up.
+func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state installationModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	snap, d := req.Private.GetKey(ctx, snapshotKey)
+	resp.Diagnostics.Append(d...)
+	timeout, d := state.Timeouts.Delete(ctx, defaultJobTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	out, err := r.data.delete(ctx, snap, state.DeleteWithoutUninstall.ValueBool())
+	if err == nil {
+		return
+	}
+	if out != nil {
+		remaining := out.toModel(ctx, state, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
+	}
+	addError(&resp.Diagnostics, "Delete Failed", err)
+}
+
+// addError turns an engine or input error into a diagnostic, on the
+// attribute it concerns when there is one.
+func addError(diags interface {
+	AddError(string, string)
+	AddAttributeError(path.Path, string, string)
+}, summary string, err error) {
+	if err == nil {
+		err = fmt.Errorf("unknown error")
+	}
+	if ie, ok := asInputError(err); ok {
+		diags.AddAttributeError(ie.Path, summary, ie.Err.Error())
+		return
+	}
+	diags.AddError(summary, err.Error())
+}

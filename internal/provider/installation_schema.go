@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// installationSchemaVersion is the version of landscaper_installation's
+// schema; see installationResource.UpgradeState.
+const installationSchemaVersion = 0
+
+// deployItemAttrTypes is the element type of the computed deploy_items list.
+var deployItemAttrTypes = map[string]attr.Type{
+	"installation": types.StringType,
+	"name":         types.StringType,
+	"type":         types.StringType,
+	"target":       types.StringType,
+	"depends_on":   types.ListType{ElemType: types.StringType},
+	"phase":        types.StringType,
+	"last_error":   types.StringType,
+	"config_hash":  types.StringType,
+}
+
+var objectRefAttrs = map[string]schema.Attribute{
+	"name":      schema.StringAttribute{Required: true, MarkdownDescription: "Name of the object."},
+	"namespace": schema.StringAttribute{Required: true, MarkdownDescription: "Namespace of the object."},
+	"key": schema.StringAttribute{Optional: true, MarkdownDescription: "Key whose value is imported " +
+		"(decoded when it is JSON). Without a key, all keys are imported as a map."},
+}
+
+func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Version: installationSchemaVersion,
+		MarkdownDescription: "A Landscaper `Installation`: a blueprint with its imports. Create and update run Landscaper's " +
+			"install flow inside `terraform apply` (Init → ObjectsCreated → Progressing → Completing → Succeeded), deploying " +
+			"every deploy item of the blueprint and its subinstallations in dependency order; destroy runs the delete flow. " +
+			"Exports are returned as attributes.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<namespace>/<name>`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Name of the installation. Deploy items are owned by `<namespace>/<name>/…`, so changing it replaces the installation.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"namespace": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("default"),
+				MarkdownDescription: "Namespace of the installation (Landscaper's `metadata.namespace`). Defaults to `default`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"blueprint": schema.SingleNestedAttribute{Required: true,
+				MarkdownDescription: "Where the blueprint comes from: exactly one of `path`, `inline` or `ref`.",
+				Attributes: map[string]schema.Attribute{
+					"path": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "Directory holding `blueprint.yaml` and the files its templates read."},
+					"inline": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "The blueprint's files by path, e.g. `{ \"blueprint.yaml\" = file(...) }`."},
+					"ref": schema.SingleNestedAttribute{Optional: true,
+						MarkdownDescription: "A blueprint resource of `component_descriptor`.",
+						Attributes: map[string]schema.Attribute{
+							"resource_name": schema.StringAttribute{Required: true,
+								MarkdownDescription: "Name of the resource of type `blueprint` (or `landscaper.gardener.cloud/blueprint`)."},
+						}},
+				},
+			},
+			"component_descriptor": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "The component descriptor (v2) templates see as `cd` and that `blueprint.ref` resolves against.",
+				Attributes: map[string]schema.Attribute{
+					"path": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "A local component archive: a directory with `component-descriptor.yaml` and `blobs/`."},
+					"inline": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "The component descriptor as YAML or JSON."},
+				}},
+			"imports": importsSchema(),
+			"import_data_mappings": schema.DynamicAttribute{Optional: true,
+				MarkdownDescription: "Landscaper `importDataMappings`: import name → value, where strings may be Spiff " +
+					"expressions over the other imports, e.g. `\"(( replicas * 2 ))\"`."},
+			"export_data_mappings": schema.DynamicAttribute{Optional: true,
+				MarkdownDescription: "Landscaper `exportDataMappings`: export name → value computed with Spiff from the " +
+					"blueprint's exports (`(( exports.url ))` or `(( url ))`)."},
+			"delete_without_uninstall": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "On destroy, forget the installation but leave everything it deployed in the clusters " +
+					"(Landscaper's `delete-without-uninstall` annotation)."},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, Read: true}),
+			"phase": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "Phase of the installation after the last job: `Succeeded`, `Failed` or `DeleteFailed`."},
+			"job_id": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "ID of the last job (a new UUID per create or update)."},
+			"job_id_finished": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "ID of the last job that finished; equal to `job_id` once the job is done."},
+			"exports": schema.DynamicAttribute{Computed: true,
+				MarkdownDescription: "The installation's data exports by name (after `export_data_mappings`), any type."},
+			"target_exports": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
+				MarkdownDescription: "The installation's target exports by name, each a Target object as JSON, " +
+					"ready for another installation's `imports.targets`."},
+			"deploy_items": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Every deploy item of the installation tree, in the order they are applied. " +
+					"Plans show which are added, changed (`config_hash`) or removed; drift found by refresh shows as `phase = \"Drifted\"`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"installation": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "Path of the (sub)installation that renders the item, e.g. `app/database`."},
+					"name":       schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the deploy item."},
+					"type":       schema.StringAttribute{Computed: true, MarkdownDescription: "Deploy item type."},
+					"target":     schema.StringAttribute{Computed: true, MarkdownDescription: "Target import it deploys to, e.g. `cluster` or `clusters[0]`."},
+					"depends_on": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Items it waits for."},
+					"phase":      schema.StringAttribute{Computed: true, MarkdownDescription: "Phase after the last job, or `Drifted`."},
+					"last_error": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the item failed, if it did."},
+					"config_hash": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "SHA-256 of the item's rendered configuration and target; a change means the item is updated."},
+				}},
+			},
+		},
+	}
+}
+
+func importsSchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "The installation's imports, by the names the blueprint declares.",
+		Attributes: map[string]schema.Attribute{
+			"data": schema.DynamicAttribute{Optional: true,
+				MarkdownDescription: "Data imports: an object of import name → any value."},
+			"targets": schema.MapAttribute{Optional: true, Sensitive: true, ElementType: types.StringType,
+				MarkdownDescription: "Target imports: import name → Target object JSON (`landscaper_target.x.target` " +
+					"or another installation's `target_exports[...]`)."},
+			"target_lists": schema.MapAttribute{Optional: true, Sensitive: true,
+				ElementType:         types.ListType{ElemType: types.StringType},
+				MarkdownDescription: "`targetList` imports: import name → list of Target object JSON."},
+			"target_maps": schema.MapAttribute{Optional: true, Sensitive: true,
+				ElementType:         types.MapType{ElemType: types.StringType},
+				MarkdownDescription: "`targetMap` imports: import name → map of key → Target object JSON."},
+			"secrets": schema.MapNestedAttribute{Optional: true,
+				MarkdownDescription: "Data imports read from Secrets of the provider's host cluster at apply time.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: objectRefAttrs}},
+			"config_maps": schema.MapNestedAttribute{Optional: true,
+				MarkdownDescription: "Data imports read from ConfigMaps of the provider's host cluster at apply time.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: objectRefAttrs}},
+		},
+	}
+}

@@ -1,0 +1,146 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// snapshotKey is the private-state key of the engine snapshot: the whole
+// object tree of the last job, from which the next job and destroy start.
+const snapshotKey = "engine_snapshot"
+
+// driftedPhase is the deploy item phase Read records for drifted items; it
+// differs from the planned "Succeeded", so the plan shows the repair.
+const driftedPhase = "Drifted"
+
+// installationOutcome is what a job leaves behind, in Terraform's terms.
+type installationOutcome struct {
+	snapshot      []byte
+	phase         string
+	jobID         string
+	jobIDFinished string
+	exports       map[string]any
+	targetExports map[string]string
+	items         []deployItemRow
+}
+
+// deployItemRow is one element of deploy_items.
+type deployItemRow struct {
+	Installation string
+	Name         string
+	Type         string
+	Target       string
+	DependsOn    []string
+	Phase        string
+	LastError    string
+	ConfigHash   string
+}
+
+// toModel copies the outcome into the model, keeping the configuration.
+func (o *installationOutcome) toModel(ctx context.Context, m installationModel, diags *diag.Diagnostics) installationModel {
+	m.ID = types.StringValue(m.Namespace.ValueString() + "/" + m.Name.ValueString())
+	m.Phase = types.StringValue(o.phase)
+	m.JobID = types.StringValue(o.jobID)
+	m.JobIDFinished = types.StringValue(o.jobIDFinished)
+	exports, err := dynamicValue(orEmpty(o.exports))
+	if err != nil {
+		diags.AddError("Cannot Record Exports", err.Error())
+	}
+	m.Exports = exports
+	te, d := types.MapValueFrom(ctx, types.StringType, orEmptyStrings(o.targetExports))
+	diags.Append(d...)
+	m.TargetExports = te
+	m.DeployItems = deployItemList(o.items, diags)
+	return m
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func orEmptyStrings(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func deployItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
+	elemType := types.ObjectType{AttrTypes: deployItemAttrTypes}
+	elems := make([]attr.Value, 0, len(rows))
+	for _, r := range rows {
+		deps := make([]attr.Value, 0, len(r.DependsOn))
+		for _, d := range r.DependsOn {
+			deps = append(deps, types.StringValue(d))
+		}
+		obj, d := types.ObjectValue(deployItemAttrTypes, map[string]attr.Value{
+			"installation": types.StringValue(r.Installation),
+			"name":         types.StringValue(r.Name),
+			"type":         types.StringValue(r.Type),
+			"target":       types.StringValue(r.Target),
+			"depends_on":   types.ListValueMust(types.StringType, deps),
+			"phase":        types.StringValue(r.Phase),
+			"last_error":   types.StringValue(r.LastError),
+			"config_hash":  types.StringValue(r.ConfigHash),
+		})
+		diags.Append(d...)
+		elems = append(elems, obj)
+	}
+	l, d := types.ListValue(elemType, elems)
+	diags.Append(d...)
+	return l
+}
+
+// markDrifted sets phase "Drifted" on the deploy items named in drifted
+// (keys are "<installation>/<name>").
+func markDrifted(ctx context.Context, m *installationModel, drifted map[string]string, diags *diag.Diagnostics) {
+	var rows []deployItemRowModel
+	diags.Append(m.DeployItems.ElementsAs(ctx, &rows, false)...)
+	if diags.HasError() {
+		return
+	}
+	out := make([]deployItemRow, 0, len(rows))
+	for _, r := range rows {
+		row := r.row(ctx)
+		if reason, ok := drifted[row.Installation+"/"+row.Name]; ok {
+			row.Phase = driftedPhase
+			row.LastError = reason
+		}
+		out = append(out, row)
+	}
+	m.DeployItems = deployItemList(out, diags)
+}
+
+// deployItemRowModel decodes one element of deploy_items.
+type deployItemRowModel struct {
+	Installation types.String `tfsdk:"installation"`
+	Name         types.String `tfsdk:"name"`
+	Type         types.String `tfsdk:"type"`
+	Target       types.String `tfsdk:"target"`
+	DependsOn    []string     `tfsdk:"depends_on"`
+	Phase        types.String `tfsdk:"phase"`
+	LastError    types.String `tfsdk:"last_error"`
+	ConfigHash   types.String `tfsdk:"config_hash"`
+}
+
+func (r deployItemRowModel) row(context.Context) deployItemRow {
+	return deployItemRow{
+		Installation: r.Installation.ValueString(), Name: r.Name.ValueString(), Type: r.Type.ValueString(),
+		Target: r.Target.ValueString(), DependsOn: r.DependsOn, Phase: r.Phase.ValueString(),
+		LastError: r.LastError.ValueString(), ConfigHash: r.ConfigHash.ValueString(),
+	}
+}
+
+// asInputError finds the attribute an error is about, if any.
+func asInputError(err error) (*inputError, bool) {
+	var ie *inputError
+	ok := errors.As(err, &ie)
+	return ie, ok
+}

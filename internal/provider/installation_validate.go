@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ resource.ResourceWithValidateConfig = (*installationResource)(nil)
+
+// ValidateConfig checks that blueprint and component_descriptor each name
+// exactly one source. Everything that needs the blueprint itself is
+// checked by ModifyPlan.
+func (r *installationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m installationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, resp)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, resp)
+}
+
+// checkOneOf reports unless exactly one of names is set in o (unknown
+// values count as set). A null o is fine unless required.
+func checkOneOf(o types.Object, p path.Path, required bool, names []string, resp *resource.ValidateConfigResponse) {
+	if o.IsUnknown() || (o.IsNull() && !required) {
+		return
+	}
+	attrs := o.Attributes()
+	var set []string
+	for _, n := range names {
+		if v, ok := attrs[n]; ok && !isNull(v) {
+			set = append(set, n)
+		}
+	}
+	if len(set) != 1 {
+		resp.Diagnostics.AddAttributeError(p, "Invalid Attribute Combination",
+			fmt.Sprintf("exactly one of %s must be set, got %d (%s)", strings.Join(names, ", "), len(set), strings.Join(set, ", ")))
+	}
+}
+
+func isNull(v attr.Value) bool { return v == nil || v.IsNull() }
