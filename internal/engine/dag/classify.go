@@ -1,7 +1,5 @@
 package dag
 
-import "sort"
-
 // Status is where an item stands in the current job, as the classification
 // needs it.
 type Status int
@@ -19,14 +17,8 @@ const (
 	Gone
 )
 
-// Item is a node with its status.
-type Item struct {
-	Name      string
-	DependsOn []string
-	Status    Status
-}
-
-// Class is one of the classes A–E of seed 002.
+// Class is one of the classes A–E of seed 002; 0 means not classified
+// (gone items in the delete flow).
 type Class byte
 
 // The classes of seed 002. The delete flow has no class A: succeeded
@@ -57,28 +49,56 @@ const (
 
 // Decision is the outcome of one classification.
 type Decision struct {
-	Action  Action
-	Trigger []string // sorted; only for Trigger
+	Action Action
+	// Trigger holds node indices in ascending order; only for Trigger.
+	Trigger []int
+}
+
+// Graph is a compiled dependency graph: nodes by index with the indices of
+// their predecessors and successors. Dependencies on unknown names are
+// dropped (Validate reports them). Compile once, classify often: a
+// classification allocates nothing but its result.
+type Graph struct {
+	Names        []string
+	preds, succs [][]int
+}
+
+// Compile indexes nodes.
+func Compile(nodes []Node) *Graph {
+	g := &Graph{Names: make([]string, len(nodes)), preds: make([][]int, len(nodes)), succs: make([][]int, len(nodes))}
+	index := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		g.Names[i] = n.Name
+		index[n.Name] = i
+	}
+	for i, n := range nodes {
+		for _, d := range n.DependsOn {
+			if p, ok := index[d]; ok {
+				g.preds[i] = append(g.preds[i], p)
+				g.succs[p] = append(g.succs[p], i)
+			}
+		}
+	}
+	return g
 }
 
 // ClassifyInstall classifies for the Progressing phase: an untriggered item
 // is in D when all its predecessors (dependsOn) are finished.
-func ClassifyInstall(items []Item) map[string]Class {
-	status := statusByName(items)
-	classes := make(map[string]Class, len(items))
-	for _, it := range items {
-		switch it.Status {
+func (g *Graph) ClassifyInstall(status []Status) []Class {
+	classes := make([]Class, len(status))
+	for i, s := range status {
+		switch s {
 		case Succeeded, Gone:
-			classes[it.Name] = ClassA
+			classes[i] = ClassA
 		case Failed:
-			classes[it.Name] = ClassB
+			classes[i] = ClassB
 		case Running:
-			classes[it.Name] = ClassC
+			classes[i] = ClassC
 		default:
-			classes[it.Name] = ClassD
-			for _, d := range it.DependsOn {
-				if s, ok := status[d]; ok && s != Succeeded && s != Failed {
-					classes[it.Name] = ClassE
+			classes[i] = ClassD
+			for _, p := range g.preds[i] {
+				if status[p] != Succeeded && status[p] != Failed {
+					classes[i] = ClassE
 					break
 				}
 			}
@@ -87,34 +107,27 @@ func ClassifyInstall(items []Item) map[string]Class {
 	return classes
 }
 
-// ClassifyDelete classifies for the Deleting phase: gone items are left out,
-// and an untriggered item is in D when no existing item depends on it (its
-// successors are all gone).
-func ClassifyDelete(items []Item) map[string]Class {
-	hasSuccessor := make(map[string]bool, len(items))
-	for _, it := range items {
-		if it.Status == Gone {
-			continue
-		}
-		for _, d := range it.DependsOn {
-			hasSuccessor[d] = true
-		}
-	}
-	classes := make(map[string]Class, len(items))
-	for _, it := range items {
-		switch {
-		case it.Status == Gone:
-		case it.Status == Failed:
-			classes[it.Name] = ClassB
-		case it.Status == Running:
-			classes[it.Name] = ClassC
-		case it.Status == Succeeded:
+// ClassifyDelete classifies for the Deleting phase: gone items are left
+// out (class 0), and an untriggered item is in D when no existing item
+// depends on it (its successors are all gone).
+func (g *Graph) ClassifyDelete(status []Status) []Class {
+	classes := make([]Class, len(status))
+	for i, s := range status {
+		switch s {
+		case Gone:
+		case Failed, Succeeded:
 			// A finished deletion that left the item behind is no success.
-			classes[it.Name] = ClassB
-		case hasSuccessor[it.Name]:
-			classes[it.Name] = ClassE
+			classes[i] = ClassB
+		case Running:
+			classes[i] = ClassC
 		default:
-			classes[it.Name] = ClassD
+			classes[i] = ClassD
+			for _, succ := range g.succs[i] {
+				if status[succ] != Gone {
+					classes[i] = ClassE
+					break
+				}
+			}
 		}
 	}
 	return classes
@@ -124,13 +137,13 @@ func ClassifyDelete(items []Item) map[string]Class {
 // succeeded ⇒ Done; any failed ⇒ trigger nothing, Wait while items run, then
 // Fail; otherwise trigger class D; with nothing running and nothing
 // triggerable but items waiting ⇒ Stuck.
-func Next(classes map[string]Class) Decision {
-	count := map[Class]int{}
-	var ready []string
-	for name, c := range classes {
+func Next(classes []Class) Decision {
+	var count [256]int
+	var ready []int
+	for i, c := range classes {
 		count[c]++
 		if c == ClassD {
-			ready = append(ready, name)
+			ready = append(ready, i)
 		}
 	}
 	switch {
@@ -139,7 +152,6 @@ func Next(classes map[string]Class) Decision {
 	case count[ClassB] > 0:
 		return Decision{Action: Fail}
 	case len(ready) > 0:
-		sort.Strings(ready)
 		return Decision{Action: Trigger, Trigger: ready}
 	case count[ClassC] > 0:
 		return Decision{Action: Wait}
@@ -148,12 +160,4 @@ func Next(classes map[string]Class) Decision {
 	default:
 		return Decision{Action: Done}
 	}
-}
-
-func statusByName(items []Item) map[string]Status {
-	m := make(map[string]Status, len(items))
-	for _, it := range items {
-		m[it.Name] = it.Status
-	}
-	return m
 }

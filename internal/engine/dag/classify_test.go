@@ -5,6 +5,34 @@ import (
 	"testing"
 )
 
+// Item is a node with its status, for readable tables.
+type Item struct {
+	Name      string
+	DependsOn []string
+	Status    Status
+}
+
+// classify runs a classification over items and returns classes by name.
+func classify(items []Item, del bool) map[string]Class {
+	nodes := make([]Node, len(items))
+	status := make([]Status, len(items))
+	for i, it := range items {
+		nodes[i], status[i] = Node{Name: it.Name, DependsOn: it.DependsOn}, it.Status
+	}
+	g := Compile(nodes)
+	classes := g.ClassifyInstall(status)
+	if del {
+		classes = g.ClassifyDelete(status)
+	}
+	out := map[string]Class{}
+	for i, c := range classes {
+		if c != 0 {
+			out[g.Names[i]] = c
+		}
+	}
+	return out
+}
+
 func TestClassifyInstall(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -32,7 +60,7 @@ func TestClassifyInstall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ClassifyInstall(tt.items); !reflect.DeepEqual(got, tt.want) {
+			if got := classify(tt.items, false); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("%s: got %v, want %v", tt.rule, got, tt.want)
 			}
 		})
@@ -62,7 +90,7 @@ func TestClassifyDelete(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ClassifyDelete(tt.items); !reflect.DeepEqual(got, tt.want) {
+			if got := classify(tt.items, true); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("%s: got %v, want %v", tt.rule, got, tt.want)
 			}
 		})
@@ -73,28 +101,43 @@ func TestNext(t *testing.T) {
 	tests := []struct {
 		name    string
 		rule    string
-		classes map[string]Class
-		want    Decision
+		classes     map[string]Class
+		want        Decision
+		wantTrigger []string
 	}{
 		{"AllA", "all items in A: continue with Completing",
-			map[string]Class{"a": ClassA, "b": ClassA}, Decision{Action: Done}},
+			map[string]Class{"a": ClassA, "b": ClassA}, Decision{Action: Done}, nil},
 		{"Empty", "no items (or all gone): done",
-			map[string]Class{}, Decision{Action: Done}},
+			map[string]Class{}, Decision{Action: Done}, nil},
 		{"FailedWhileRunning", "an item in B with items in C: trigger nothing new, wait",
-			map[string]Class{"a": ClassB, "b": ClassC, "c": ClassD}, Decision{Action: Wait}},
+			map[string]Class{"a": ClassB, "b": ClassC, "c": ClassD}, Decision{Action: Wait}, nil},
 		{"FailedNothingRunning", "an item in B and none in C: Failed",
-			map[string]Class{"a": ClassB, "c": ClassD, "e": ClassE}, Decision{Action: Fail}},
+			map[string]Class{"a": ClassB, "c": ClassD, "e": ClassE}, Decision{Action: Fail}, nil},
 		{"TriggerD", "otherwise every item in D is triggered, together",
-			map[string]Class{"a": ClassA, "c": ClassD, "b": ClassD, "r": ClassC, "e": ClassE}, Decision{Action: Trigger, Trigger: []string{"b", "c"}}},
+			map[string]Class{"a": ClassA, "c": ClassD, "b": ClassD, "r": ClassC, "e": ClassE}, Decision{Action: Trigger}, []string{"b", "c"}},
 		{"WaitRunning", "nothing triggerable but items running: wait",
-			map[string]Class{"r": ClassC, "e": ClassE}, Decision{Action: Wait}},
+			map[string]Class{"r": ClassC, "e": ClassE}, Decision{Action: Wait}, nil},
 		{"Stuck", "items in E with nothing in C or D: stuck, Failed",
-			map[string]Class{"a": ClassA, "e": ClassE}, Decision{Action: Stuck}},
+			map[string]Class{"a": ClassA, "e": ClassE}, Decision{Action: Stuck}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Next(tt.classes); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("%s: got %+v, want %+v", tt.rule, got, tt.want)
+			names := []string{"a", "b", "c", "e", "r"}
+			var classes []Class
+			var index []string
+			for _, n := range names {
+				if c, ok := tt.classes[n]; ok {
+					classes = append(classes, c)
+					index = append(index, n)
+				}
+			}
+			got := Next(classes)
+			var trigger []string
+			for _, i := range got.Trigger {
+				trigger = append(trigger, index[i])
+			}
+			if got.Action != tt.want.Action || !reflect.DeepEqual(trigger, tt.wantTrigger) {
+				t.Errorf("%s: got %+v (%v), want %+v (%v)", tt.rule, got, trigger, tt.want, tt.wantTrigger)
 			}
 		})
 	}

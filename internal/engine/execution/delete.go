@@ -78,7 +78,7 @@ func (d *deleteRun) deleting(context.Context) error {
 // deleteItems deletes the named items, each only when no existing item
 // depends on it. Its errors are terminal: the items' own retries are done.
 func (r *run) deleteItems(names []string, opts deployer.DeleteOptions) error {
-	dec, interrupted := r.drive(names, dag.ClassifyDelete, r.deleteItem(opts))
+	dec, interrupted := r.drive(names, (*dag.Graph).ClassifyDelete, r.deleteItem(opts))
 	switch {
 	case interrupted:
 		return r.j.InterruptError()

@@ -23,21 +23,22 @@ type outcome struct {
 // running work for each in its own goroutine, and returns the final
 // decision (Done, Fail or Stuck). After an interrupt it triggers nothing
 // more, waits for the running workers and reports interrupted.
-func (r *run) drive(names []string, classify func([]dag.Item) map[string]dag.Class, work func(*snapshot.DeployItem) outcome) (dec dag.Decision, interrupted bool) {
+func (r *run) drive(names []string, classify func(*dag.Graph, []dag.Status) []dag.Class, work func(*snapshot.DeployItem) outcome) (dec dag.Decision, interrupted bool) {
 	byName := r.itemsByName()
 	defer r.collect(byName, names)
-	view := make([]dag.Item, len(names))
+	nodes := make([]dag.Node, len(names))
 	index := make(map[string]int, len(names))
 	for i, n := range names {
-		view[i] = dag.Item{Name: n, DependsOn: byName[n].DependsOn}
+		nodes[i] = dag.Node{Name: n, DependsOn: byName[n].DependsOn}
 		index[n] = i
 	}
+	graph := dag.Compile(nodes)
+	status := make([]dag.Status, len(names))
 	results := make(chan outcome, len(names))
 	running := 0
-	wait := func() {
-		o := <-results
+	record := func(o outcome) {
 		running--
-		view[index[o.name]].Status = o.status
+		status[index[o.name]] = o.status
 		byName[o.name] = o.item
 	}
 	for {
@@ -45,20 +46,30 @@ func (r *run) drive(names []string, classify func([]dag.Item) map[string]dag.Cla
 			if running == 0 {
 				return dag.Decision{Action: dag.Fail}, true
 			}
-			wait()
+			record(<-results)
 			continue
 		}
-		dec = dag.Next(classify(view))
+		dec = dag.Next(classify(graph, status))
 		switch dec.Action {
 		case dag.Trigger:
-			for _, n := range dec.Trigger {
-				view[index[n]].Status = dag.Running
+			for _, i := range dec.Trigger {
+				status[i] = dag.Running
 				running++
-				it := byName[n].Clone()
+				it := byName[names[i]].Clone()
 				go func() { results <- work(it) }()
 			}
 		case dag.Wait:
-			wait()
+			// Take every result that is already there before classifying
+			// again: one classification per batch, not per item.
+			record(<-results)
+			for drained := false; !drained; {
+				select {
+				case o := <-results:
+					record(o)
+				default:
+					drained = true
+				}
+			}
 		default:
 			return dec, false
 		}
@@ -91,7 +102,7 @@ func (r *run) progress(context.Context) error {
 	for i, t := range r.spec.Items {
 		names[i] = t.Name
 	}
-	dec, interrupted := r.drive(names, dag.ClassifyInstall, r.applyItem)
+	dec, interrupted := r.drive(names, (*dag.Graph).ClassifyInstall, r.applyItem)
 	switch {
 	case interrupted:
 		return r.j.InterruptError()
