@@ -60,7 +60,7 @@ type Cluster struct {
 func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	bins, err := checkout.Tools(opts.Root, Binaries...)
 	if err != nil {
-		return nil, fmt.Errorf("local cluster: %w", err)
+		return nil, err
 	}
 	if opts.APIServerPort != 0 {
 		if err := PortFree(opts.APIServerPort); err != nil {
@@ -81,7 +81,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	kubeconfigPath := filepath.Join(opts.LogDir, componentsKubeconfig)
 	if err := os.WriteFile(kubeconfigPath, c.kubeconfig, 0o600); err != nil {
-		return nil, fmt.Errorf("local cluster: writing the components' kubeconfig: %w", err)
+		return nil, fmt.Errorf("writing the components' kubeconfig: %w", err)
 	}
 	for _, spec := range componentSpecs(kubeconfigPath, bins[2], bins[3], bins[4]) {
 		comp, err := startComponent(spec, opts.LogDir)
@@ -91,7 +91,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		c.components = append(c.components, comp)
 	}
 	if err := c.addFakeNode(ctx); err != nil {
-		return nil, fmt.Errorf("local cluster: %w%s", err, c.componentFailures())
+		return nil, fmt.Errorf("%w%s", err, c.componentFailures())
 	}
 	return c, nil
 }
@@ -99,12 +99,12 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 func (c *Cluster) startControlPlane(etcdPath, apiServerPath string, port int) error {
 	etcdLog, err := os.Create(filepath.Join(c.logDir, "etcd.log"))
 	if err != nil {
-		return fmt.Errorf("local cluster: %w", err)
+		return err
 	}
 	c.logs = append(c.logs, etcdLog)
 	apiLog, err := os.Create(filepath.Join(c.logDir, "kube-apiserver.log"))
 	if err != nil {
-		return fmt.Errorf("local cluster: %w", err)
+		return err
 	}
 	c.logs = append(c.logs, apiLog)
 	apiServer := &envtest.APIServer{Path: apiServerPath, Out: apiLog, Err: apiLog}
@@ -121,7 +121,7 @@ func (c *Cluster) startControlPlane(etcdPath, apiServerPath string, port int) er
 	}
 	config, err := c.env.Start()
 	if err != nil {
-		return fmt.Errorf("local cluster: starting etcd and kube-apiserver: %w%s", err,
+		return fmt.Errorf("starting etcd and kube-apiserver: %w%s", err,
 			logTail(filepath.Join(c.logDir, "kube-apiserver.log"), filepath.Join(c.logDir, "etcd.log")))
 	}
 	c.config = config
@@ -174,7 +174,7 @@ func (c *Cluster) componentFailures() string {
 func PortFree(port int) error {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
-		return fmt.Errorf("local cluster: port %d on 127.0.0.1 is taken (another API server or `make cluster-up` from another checkout?): "+
+		return fmt.Errorf("port %d on 127.0.0.1 is taken (another API server or `make cluster-up` from another checkout?): "+
 			"stop that process or choose another port with LOCALCLUSTER_PORT: %w", port, err)
 	}
 	return l.Close()

@@ -57,14 +57,14 @@ func startComponent(spec componentSpec, logDir string) (*component, error) {
 	logPath := filepath.Join(logDir, spec.name+".log")
 	log, err := os.Create(logPath)
 	if err != nil {
-		return nil, fmt.Errorf("local cluster: creating the log of %s: %w", spec.name, err)
+		return nil, fmt.Errorf("creating the log of %s: %w", spec.name, err)
 	}
 	cmd := exec.Command(spec.path, spec.args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = dieWithParent()
 	if err := cmd.Start(); err != nil {
 		_ = log.Close()
-		return nil, fmt.Errorf("local cluster: starting %s: %w", spec.name, err)
+		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
 	c := &component{name: spec.name, logPath: logPath, cmd: cmd, done: make(chan struct{}), log: log}
 	go func() {
