@@ -99,8 +99,8 @@ func TestClassifyDelete(t *testing.T) {
 
 func TestNext(t *testing.T) {
 	tests := []struct {
-		name    string
-		rule    string
+		name        string
+		rule        string
 		classes     map[string]Class
 		want        Decision
 		wantTrigger []string

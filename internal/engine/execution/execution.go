@@ -25,6 +25,10 @@ type Spec struct {
 	Path    string
 	Items   []api.DeployItemTemplate
 	Targets snapshot.TargetImports
+	// OrphanTargets are the previous job's targets: orphaned items are
+	// deleted against the target they were deployed to, even when the
+	// import that provided it is gone.
+	OrphanTargets snapshot.TargetImports
 	// Files is the blueprint filesystem, handed to deployers.
 	Files fs.FS
 }
@@ -98,6 +102,11 @@ func (r *run) init(context.Context) error {
 	if err := Validate(r.spec.Items); err != nil {
 		return failure.NewTerminal("InvalidDeployItems", err)
 	}
+	for _, t := range r.spec.Items {
+		if _, err := r.spec.Targets.Select(t.Target); err != nil {
+			return failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s/%s: %w", r.spec.Path, t.Name, err))
+		}
+	}
 	wanted := make(map[string]bool, len(r.spec.Items))
 	for _, t := range r.spec.Items {
 		wanted[t.Name] = true
@@ -109,7 +118,9 @@ func (r *run) init(context.Context) error {
 		}
 	}
 	if len(orphans) > 0 {
-		if err := r.deleteItems(orphans, deployer.DeleteOptions{}); err != nil {
+		orphanRun := &run{j: r.j, spec: r.spec, exec: r.exec}
+		orphanRun.spec.Targets = r.spec.OrphanTargets
+		if err := orphanRun.deleteItems(orphans, deployer.DeleteOptions{}); err != nil {
 			return fmt.Errorf("deleting orphaned deploy items: %w", err)
 		}
 	}

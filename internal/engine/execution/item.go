@@ -18,10 +18,15 @@ import (
 // call its deployer (retrying transient errors with backoff, bounded by the
 // item's timeout) and record what exists even when it fails.
 func (r *run) applyItem(it *snapshot.DeployItem) outcome {
+	unchanged := it.UpdateOnChangeOnly && it.Phase == api.DeployItemPhaseSucceeded &&
+		it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0
 	it.JobID, it.Phase, it.LastError = r.j.ID, api.DeployItemPhaseProgressing, nil
 	r.j.Log.Info("deploy item started", "deployItem", it.ID, "type", it.Type, "jobID", r.j.ID)
 	start := time.Now()
-	err := r.callApply(it)
+	var err error
+	if !unchanged { // updateOnChangeOnly items are applied only when their config changed
+		err = r.callApply(it)
+	}
 	it.JobIDFinished = r.j.ID
 	status := dag.Succeeded
 	if err != nil {
@@ -35,9 +40,6 @@ func (r *run) applyItem(it *snapshot.DeployItem) outcome {
 }
 
 func (r *run) callApply(it *snapshot.DeployItem) error {
-	if it.UpdateOnChangeOnly && it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0 {
-		return nil // seed: updateOnChangeOnly items are only applied when their config changed
-	}
 	d, target, err := r.resolve(it)
 	if err != nil {
 		return err

@@ -257,3 +257,14 @@ func TestRun_Interrupt(t *testing.T) {
 		t.Errorf("execution %s finished=%v", exec.Phase, exec.JobIDFinished == j.ID)
 	}
 }
+
+func TestRun_UnknownTargetImport(t *testing.T) {
+	// a deploy item naming a target import the installation lacks fails before any item is deployed
+	env := newEnv()
+	it := item("b", nil)
+	it.Target = &api.TargetSelector{Import: "nope"}
+	_, err := Run(env.job(context.Background(), 1), spec(item("a", nil), it), nil)
+	if err == nil || !strings.Contains(err.Error(), `deploy item root/b: no target import "nope"`) || len(env.mock.Events()) != 0 {
+		t.Fatalf("error %v, calls %d", err, len(env.mock.Events()))
+	}
+}

@@ -26,9 +26,9 @@ type child struct {
 	err                    error
 }
 
-// objectsCreated passes the job ID to every subobject: each subinstallation
-// and the execution starts in its own goroutine; a subinstallation's Init
-// waits for its predecessors.
+// objectsCreated passes the job ID to the subinstallations: each starts in
+// its own goroutine, and its Init waits for its predecessors. The
+// execution, which needs no predecessor, runs in Progressing alongside.
 func (r *run) objectsCreated(context.Context) error {
 	base := newScope(r.imports)
 	for _, c := range r.children {

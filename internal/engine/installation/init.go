@@ -32,6 +32,7 @@ func (r *run) init(context.Context) error {
 		return fmt.Errorf("importDataMappings: %w", err)
 	}
 	r.imports = imports
+	prevTargets := r.node.Targets
 	r.node.ImportsHash = snapshot.Hash(imports)
 	r.node.Targets = snapshot.TargetImports{Single: imports.Targets, Lists: imports.TargetLists, Maps: imports.TargetMaps}
 	rendered, err := r.spec.Blueprint.Render(blueprint.RenderInput{Imports: imports, Component: r.spec.Component, State: r.node.State})
@@ -50,7 +51,8 @@ func (r *run) init(context.Context) error {
 		return err
 	}
 	r.children = children
-	r.execSpec = execution.Spec{Path: r.spec.Path, Items: rendered.DeployItems, Targets: r.node.Targets, Files: r.spec.Blueprint.Files}
+	r.execSpec = execution.Spec{Path: r.spec.Path, Items: rendered.DeployItems, Targets: r.node.Targets,
+		OrphanTargets: prevTargets, Files: r.spec.Blueprint.Files}
 	return nil
 }
 

@@ -26,7 +26,7 @@ type Snapshot struct {
 
 // Installation is one installation of the tree.
 type Installation struct {
-	// Path is the installation's stable ID: "root", "root/db" …
+	// Path is the installation's stable ID, e.g. "root" or "root/db".
 	Path          string                `json:"path"`
 	Name          string                `json:"name"`
 	Phase         api.InstallationPhase `json:"phase,omitempty"`
