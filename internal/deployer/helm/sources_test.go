@@ -2,10 +2,10 @@ package helm_test
 
 import (
 	"context"
-	"strings"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
