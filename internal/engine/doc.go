@@ -27,6 +27,10 @@
 // job reconciles every object of the tree (deploy items with
 // updateOnChangeOnly skip their deployer while their config is unchanged).
 //
+// Jobs of one root must not run concurrently: the caller (Terraform, one
+// operation per resource) serialises them. Within a synchronous job the
+// spec cannot change; Completing still re-checks the imports hash.
+//
 // Interrupted jobs are restarted, not resumed. Cancelling ctx is the
 // interrupt of seed 000: nothing new is triggered, running deployer calls
 // get Engine.Grace to finish and are then cancelled and Failed with
