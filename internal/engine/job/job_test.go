@@ -18,14 +18,14 @@ func TestCallContext(t *testing.T) {
 		alive     time.Duration // the call context must still be alive after this
 		endsBy    time.Duration // and must have ended by this
 	}{
-		{"Timeout", "the deploy item timeout bounds the call", 30 * time.Millisecond, false, 10 * time.Millisecond, time.Second},
-		{"InterruptGrace", "after an interrupt a running call keeps its context for the grace period, then it is cancelled", 0, true, 30 * time.Millisecond, time.Second},
+		{"Timeout", "the deploy item timeout bounds the call", 300 * time.Millisecond, false, 20 * time.Millisecond, 2 * time.Second},
+		{"InterruptGrace", "after an interrupt a running call keeps its context for the grace period, then it is cancelled", 0, true, 20 * time.Millisecond, 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			parent, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			j := New(parent, "job", nil, 1, phase.Backoff{}, 80*time.Millisecond, nil)
+			j := New(parent, "job", nil, 1, phase.Backoff{}, 300*time.Millisecond, nil)
 			ctx, stop := j.CallContext(tt.timeout)
 			defer stop()
 			if tt.interrupt {
