@@ -29,14 +29,13 @@ terraform="$repo/.tools/bin/terraform"
 kubeconfig="$repo/.cluster/kubeconfig"
 
 cd examples/quickstart
-"$terraform" apply -auto-approve -input=false -var "kubeconfig_path=$kubeconfig"
+"$terraform" apply -auto-approve -no-color -input=false -var "kubeconfig_path=$kubeconfig"
 echo
 echo "== terraform output"
-"$terraform" output
+"$terraform" output -no-color
 echo
 echo "== deployed to the local cluster (kubectl --kubeconfig $kubeconfig)"
-kubectl --kubeconfig "$kubeconfig" get namespace,configmap,deployment,service,secret -n quickstart \
-  -l 'landscaper.gardener.cloud/deploy-item' 2>/dev/null || true
-kubectl --kubeconfig "$kubeconfig" get deployment,configmap,service -n quickstart
+kubectl --kubeconfig "$kubeconfig" get namespace quickstart
+kubectl --kubeconfig "$kubeconfig" get deployment,service,configmap -n quickstart
 echo
 echo "Destroy with: TF_CLI_CONFIG_FILE=$cli_config $terraform -chdir=examples/quickstart destroy -auto-approve -var kubeconfig_path=$kubeconfig"
