@@ -104,3 +104,35 @@ func FindCycle(nodes []Node) []string {
 	}
 	return nil
 }
+
+// Order returns the node indices in a topological order (every node after
+// the nodes it depends on), keeping the input order among independent
+// nodes. Nodes on a cycle come last, in input order.
+func Order(nodes []Node) []int {
+	g := Compile(nodes)
+	pending := make([]int, len(nodes))
+	for i := range nodes {
+		pending[i] = len(g.preds[i])
+	}
+	order := make([]int, 0, len(nodes))
+	placed := make([]bool, len(nodes))
+	for progress := true; progress; {
+		progress = false
+		for i := range nodes {
+			if placed[i] || pending[i] > 0 {
+				continue
+			}
+			placed[i], progress = true, true
+			order = append(order, i)
+			for _, s := range g.succs[i] {
+				pending[s]--
+			}
+		}
+	}
+	for i := range nodes {
+		if !placed[i] {
+			order = append(order, i)
+		}
+	}
+	return order
+}

@@ -92,3 +92,28 @@ func TestFindCycle_Deterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestOrder(t *testing.T) {
+	tests := []struct {
+		name  string
+		rule  string
+		nodes []Node
+		want  string
+	}{
+		{"Independent", "independent nodes keep their input order", []Node{{Name: "b"}, {Name: "a"}}, "b,a"},
+		{"Chain", "every node comes after the nodes it depends on", []Node{{Name: "c", DependsOn: []string{"b"}}, {Name: "b", DependsOn: []string{"a"}}, {Name: "a"}}, "a,b,c"},
+		{"Diamond", "a join comes after both branches", []Node{{Name: "d", DependsOn: []string{"b", "c"}}, {Name: "b", DependsOn: []string{"a"}}, {Name: "c", DependsOn: []string{"a"}}, {Name: "a"}}, "a,b,c,d"},
+		{"Cycle", "nodes on a cycle come last instead of being lost", []Node{{Name: "x", DependsOn: []string{"y"}}, {Name: "y", DependsOn: []string{"x"}}, {Name: "a"}}, "a,x,y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var names []string
+			for _, i := range Order(tt.nodes) {
+				names = append(names, tt.nodes[i].Name)
+			}
+			if got := strings.Join(names, ","); got != tt.want {
+				t.Errorf("%s: %s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -21,8 +22,9 @@ type Plan struct {
 	Warnings []string
 }
 
-// PlannedItem is one deploy item of the plan, in dependency order within
-// its installation (as rendered; the DAG orders execution).
+// PlannedItem is one deploy item of the plan. Items come per installation,
+// parents before children, and within one installation in dependency
+// order (rendered order among independent items).
 type PlannedItem struct {
 	ID           string
 	Installation string
@@ -71,7 +73,12 @@ func (p *Plan) add(spec Spec, prev *snapshot.Installation) error {
 	if err := execution.Validate(rendered.DeployItems); err != nil {
 		errs = append(errs, fmt.Errorf("installation %s: %w", spec.Path, err))
 	}
-	for _, t := range rendered.DeployItems {
+	nodes := make([]dag.Node, len(rendered.DeployItems))
+	for i, t := range rendered.DeployItems {
+		nodes[i] = dag.Node{Name: t.Name, DependsOn: t.DependsOn}
+	}
+	for _, i := range dag.Order(nodes) {
+		t := rendered.DeployItems[i]
 		p.Items = append(p.Items, PlannedItem{ID: spec.Path + "/" + t.Name, Installation: spec.Path, Name: t.Name,
 			Type: t.Type, Target: t.Target, DependsOn: t.DependsOn, ConfigHash: snapshot.Hash(t.Config)})
 	}
