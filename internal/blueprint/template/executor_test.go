@@ -2,6 +2,7 @@ package template
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -47,7 +48,7 @@ func TestGoTemplate_Bounded(t *testing.T) {
 	files := fstest.MapFS{"self.tpl": {Data: []byte(`{{ include "self.tpl" . }}`)}}
 	cases := map[string]struct{ tmpl, want string }{
 		"huge output":       {`{{ range until 1000000 }}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{{ end }}`, "size limit"},
-		"huge until":        {`{{ until 1000000000 }}`, "more than"},
+		"huge until":        {`{{ until 1000000000 }}`, "exceeds"},
 		"huge repeat":       {`{{ repeat 1000000000 "abc" }}`, "exceeds"},
 		"endless include":   {`{{ include "self.tpl" . }}`, "nested more than"},
 		"env is removed":    {`{{ env "HOME" }}`, `"env" not defined`},
@@ -104,5 +105,25 @@ func TestGoTemplate_ImportExecutionsAllowNoValue(t *testing.T) {
 	}
 	if _, err := Run(Request{Kind: "deploy execution", Execution: ex, RejectNoValue: true, Values: map[string]any{"imports": map[string]any{}}}); err == nil {
 		t.Fatal("deploy execution accepted <no value>")
+	}
+}
+
+// TestBoundedSequence_Table proves until/untilStep keep Sprig's semantics.
+func TestBoundedSequence_Table(t *testing.T) {
+	cases := []struct {
+		start, stop, step int
+		want              string
+	}{
+		{0, 3, 1, "[0 1 2]"},
+		{0, -3, -1, "[0 -1 -2]"},
+		{0, 10, 4, "[0 4 8]"},
+		{5, 0, 1, "[]"},
+		{0, 5, 0, "[]"},
+	}
+	for _, tc := range cases {
+		got, err := boundedSequence(tc.start, tc.stop, tc.step)
+		if err != nil || fmt.Sprint(got) != tc.want {
+			t.Errorf("untilStep %d %d %d = %v, %v; want %s", tc.start, tc.stop, tc.step, got, err, tc.want)
+		}
 	}
 }

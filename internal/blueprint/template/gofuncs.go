@@ -27,20 +27,14 @@ func landscaperSprig() gotmpl.FuncMap {
 		fm := sprig.TxtFuncMap()
 		delete(fm, "env")
 		delete(fm, "expandenv")
-		until := fm["until"].(func(int) []int)
-		fm["until"] = func(n int) ([]int, error) {
-			if n > maxSequence {
-				return nil, fmt.Errorf("until %d: more than %d elements", n, maxSequence)
+		fm["until"] = func(count int) ([]int, error) {
+			step := 1
+			if count < 0 {
+				step = -1
 			}
-			return until(n), nil
+			return boundedSequence(0, count, step)
 		}
-		untilStep := fm["untilStep"].(func(int, int, int) []int)
-		fm["untilStep"] = func(start, stop, step int) ([]int, error) {
-			if step != 0 && abs(stop-start)/abs(step) > maxSequence {
-				return nil, fmt.Errorf("untilStep: more than %d elements", maxSequence)
-			}
-			return untilStep(start, stop, step), nil
-		}
+		fm["untilStep"] = boundedSequence
 		fm["repeat"] = func(count int, s string) (string, error) {
 			if count > 0 && len(s)*count > MaxOutputBytes {
 				return "", fmt.Errorf("repeat: result exceeds %d bytes", MaxOutputBytes)
@@ -53,6 +47,22 @@ func landscaperSprig() gotmpl.FuncMap {
 		sprigFuncs = fm
 	})
 	return sprigFuncs
+}
+
+// boundedSequence is Sprig's untilStep (start inclusive, stop exclusive,
+// empty when step points away from stop) with a length limit.
+func boundedSequence(start, stop, step int) ([]int, error) {
+	if step == 0 || (step > 0 && start >= stop) || (step < 0 && start <= stop) {
+		return []int{}, nil
+	}
+	if n := abs(stop-start) / abs(step); n > maxSequence {
+		return nil, fmt.Errorf("sequence of %d elements exceeds %d", n, maxSequence)
+	}
+	var out []int
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		out = append(out, i)
+	}
+	return out, nil
 }
 
 func abs(n int) int {
