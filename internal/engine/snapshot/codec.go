@@ -54,7 +54,46 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	s.Version = Version
+	if s.Root != nil {
+		if err := s.Root.check(); err != nil {
+			return nil, fmt.Errorf("invalid snapshot: %w", err)
+		}
+	}
 	return &s, nil
+}
+
+// check rejects what the engine never writes and could not walk safely:
+// null entries, unnamed objects and duplicate names among siblings.
+func (in *Installation) check() error {
+	if in.Name == "" || in.Path == "" {
+		return fmt.Errorf("installation %q has no name or path", in.Path)
+	}
+	if in.Execution != nil {
+		seen := map[string]bool{}
+		for i, it := range in.Execution.DeployItems {
+			switch {
+			case it == nil || it.Name == "":
+				return fmt.Errorf("installation %s: deploy item #%d has no name", in.Path, i)
+			case seen[it.Name]:
+				return fmt.Errorf("installation %s: duplicate deploy item %q", in.Path, it.Name)
+			}
+			seen[it.Name] = true
+		}
+	}
+	seen := map[string]bool{}
+	for i, sub := range in.Subinstallations {
+		if sub == nil {
+			return fmt.Errorf("installation %s: subinstallation #%d is null", in.Path, i)
+		}
+		if seen[sub.Name] {
+			return fmt.Errorf("installation %s: duplicate subinstallation %q", in.Path, sub.Name)
+		}
+		seen[sub.Name] = true
+		if err := sub.check(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Clone returns a deep copy.

@@ -49,6 +49,10 @@ func TestUnmarshal_Versions(t *testing.T) {
 		{"Newer", `{"version": 99}`, "newer than this provider understands", "a newer version is refused, not guessed"},
 		{"NoVersion", `{"root": {}}`, "no valid version", "a document without version is refused"},
 		{"Garbage", `{`, "decoding snapshot", "invalid JSON is an error, not a panic"},
+		{"NullItem", `{"version": 2, "root": {"path": "r", "name": "r", "execution": {"deployItems": [null]}}}`, "deploy item #0 has no name", "a null deploy item is rejected, not walked"},
+		{"NullSub", `{"version": 2, "root": {"path": "r", "name": "r", "subinstallations": [null]}}`, "subinstallation #0 is null", "a null subinstallation is rejected"},
+		{"DuplicateItem", `{"version": 2, "root": {"path": "r", "name": "r", "execution": {"deployItems": [{"name": "a"}, {"name": "a"}]}}}`, `duplicate deploy item "a"`, "duplicate item names are rejected"},
+		{"UnnamedRoot", `{"version": 2, "root": {}}`, "has no name", "a root without name is rejected"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
