@@ -129,6 +129,13 @@ func TestApply_InvalidSpec(t *testing.T) {
 	if err == nil || snap == nil || snap.RootPhase() != api.InstallationPhaseFailed {
 		t.Fatalf("%v %+v", err, snap)
 	}
+	b, _ := snapshot.Marshal(snap)
+	if _, err := snapshot.Unmarshal(b); err != nil {
+		t.Errorf("the failed job's snapshot must load again: %v", err)
+	}
+	if snap, err := e.Apply(context.Background(), RootSpec{}, nil); err == nil || snap == nil || !snap.Empty() {
+		t.Errorf("a nameless root records nothing: %v %+v", err, snap)
+	}
 }
 
 func TestApply_SnapshotRoundTrip(t *testing.T) {

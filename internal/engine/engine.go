@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
@@ -151,9 +152,12 @@ func rootInstallation(spec RootSpec) installation.Spec {
 func failedJob(j *job.Job, name string, prev *snapshot.Installation, err error) *Snapshot {
 	root := prev.Clone()
 	if root == nil {
+		if name == "" {
+			return &Snapshot{Version: snapshot.Version} // nothing exists, nothing to name
+		}
 		root = &snapshot.Installation{Path: name, Name: name}
 	}
 	root.JobID, root.JobIDFinished = j.ID, j.ID
-	root.Phase, root.LastError = "Failed", snapshot.NewError("Reconcile", err)
+	root.Phase, root.LastError = api.InstallationPhaseFailed, snapshot.NewError("Reconcile", err)
 	return &Snapshot{Version: snapshot.Version, Root: root}
 }
