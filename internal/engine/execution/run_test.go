@@ -2,6 +2,7 @@ package execution
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,14 +54,18 @@ func TestRun_FanOutBoundedByParallelism(t *testing.T) {
 	// independent items run concurrently, up to the configured parallelism
 	env := newEnv()
 	var items []api.DeployItemTemplate
-	for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
-		items = append(items, item(n, map[string]any{"delay": "20ms"}))
+	for i := 0; i < 60; i++ {
+		items = append(items, item(fmt.Sprintf("i%02d", i), map[string]any{"delay": "10ms"}))
 	}
-	if _, err := Run(env.job(context.Background(), 3), spec(items...), nil); err != nil {
+	exec, err := Run(env.job(context.Background(), 7), spec(items...), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := env.mock.MaxConcurrentApplies(); got != 3 {
-		t.Errorf("max concurrency %d, want 3", got)
+	if got := env.mock.MaxConcurrentApplies(); got != 7 {
+		t.Errorf("max concurrency %d, want 7", got)
+	}
+	if n := len(env.mock.Deployed()); n != 60 || len(exec.DeployItems) != 60 {
+		t.Errorf("deployed %d, recorded %d", n, len(exec.DeployItems))
 	}
 }
 
