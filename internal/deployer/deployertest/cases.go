@@ -204,7 +204,7 @@ func testCRDAndCR(t *testing.T, h Harness) {
 }
 
 // MustJSON marshals v or fails the test.
-func MustJSON(t *testing.T, v any) json.RawMessage {
+func MustJSON(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

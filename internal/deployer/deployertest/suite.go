@@ -76,7 +76,7 @@ func newFixture(t *testing.T, h Harness) *fixture {
 }
 
 // KubernetesTarget returns a kubernetes-cluster target for kubeconfig.
-func KubernetesTarget(t *testing.T, kubeconfig string) *api.Target {
+func KubernetesTarget(t testing.TB, kubeconfig string) *api.Target {
 	t.Helper()
 	config, err := json.Marshal(api.KubernetesClusterConfig{Kubeconfig: kubeconfig})
 	if err != nil {
