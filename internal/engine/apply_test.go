@@ -166,3 +166,28 @@ func TestApply_SnapshotRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestApply_IndependentSiblingsConcurrently(t *testing.T) {
+	// siblings without data flow between them run concurrently
+	e, m, _ := newEngine()
+	comp := componentBlueprint("delay: 100ms")
+	spec := rootSpec(t, treeBlueprint("", subinstallation("db", comp, "prefix", "dbOut"), subinstallation("cache", comp, "prefix", "final")))
+	if _, err := e.Apply(context.Background(), spec, nil); err != nil {
+		t.Fatal(err)
+	}
+	started := map[string]int{}
+	for i, ev := range m.Events() {
+		if ev.Start {
+			started[ev.ID] = i
+		} else if ev.ID == "root/db/app" || ev.ID == "root/cache/app" {
+			if _, ok := started["root/db/app"]; !ok {
+				t.Fatal("cache finished before db started")
+			}
+			if _, ok := started["root/cache/app"]; !ok {
+				t.Fatal("db finished before cache started")
+			}
+			return
+		}
+	}
+	t.Fatal("no apply finished")
+}
