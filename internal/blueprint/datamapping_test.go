@@ -112,3 +112,25 @@ func normalizeNumbers(v any) any {
 	_ = json.Unmarshal(data, &out)
 	return out
 }
+
+// TestMapImportData_LiteralAndNested proves literal values and nested
+// structures mix with references (Landscaper's import-export test data).
+func TestMapImportData_LiteralAndNested(t *testing.T) {
+	m := mappings(t, `
+configmapNameIn: cm-example
+configmapDataIn:
+  key7: (( configmapData1.value ))
+  key8: (( configmapData2.value ))
+`)
+	got, err := MapImportData(m, map[string]any{
+		"configmapData1": map[string]any{"value": "v1"},
+		"configmapData2": map[string]any{"value": float64(2)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"configmapNameIn": "cm-example", "configmapDataIn": map[string]any{"key7": "v1", "key8": float64(2)}}
+	if !reflect.DeepEqual(normalizeNumbers(got), want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+}
