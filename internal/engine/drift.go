@@ -73,6 +73,9 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot) ([]DriftedItem, erro
 }
 
 func (e *Engine) driftOne(ctx context.Context, it *snapshot.DeployItem, targets snapshot.TargetImports) (deployer.DriftReport, error) {
+	if e.Deployers == nil {
+		return deployer.DriftReport{}, fmt.Errorf("no deployer registry")
+	}
 	d, err := e.Deployers.Lookup(it.Type)
 	if err != nil {
 		return deployer.DriftReport{}, err

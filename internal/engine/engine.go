@@ -125,7 +125,11 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	return job.New(ctx, uuid.NewString(), e.Deployers, parallelism, backoff, grace, e.Log)
+	registry := e.Deployers
+	if registry == nil {
+		registry = deployer.NewRegistry() // every type unknown: a terminal error per item, not a panic
+	}
+	return job.New(ctx, uuid.NewString(), registry, parallelism, backoff, grace, e.Log)
 }
 
 func validateSpec(spec RootSpec) error {
