@@ -12,7 +12,7 @@ import (
 
 type clusterReader struct{ c kubernetes.Interface }
 
-func newClusterReader(t *testing.T) clusterReader {
+func newClusterReader(t testing.TB) clusterReader {
 	t.Helper()
 	c, err := kubernetes.NewForConfig(localcluster.RESTConfig(t))
 	if err != nil {
@@ -39,3 +39,5 @@ func (r clusterReader) namespaceExists(t *testing.T, name string) bool {
 func deleteNamespace(t *testing.T, name string) {
 	_ = newClusterReader(t).c.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
 }
+
+var metav1GetOptions = metav1.GetOptions{}

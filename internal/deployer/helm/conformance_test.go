@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { localcluster.Main(m) }
 // testChart is a chart whose templates are exactly objects (JSON is YAML
 // without template actions); CRDs go to crds/, as Helm requires for a CRD
 // and its custom resources in one chart. Extra templates may be added.
-func testChart(t *testing.T, objects []map[string]any, extraTemplates map[string]string) *chart.Chart {
+func testChart(t testing.TB, objects []map[string]any, extraTemplates map[string]string) *chart.Chart {
 	t.Helper()
 	var docs, crds []string
 	for _, o := range objects {
@@ -49,7 +49,7 @@ func testChart(t *testing.T, objects []map[string]any, extraTemplates map[string
 }
 
 // archive packages ch as a .tgz.
-func archive(t *testing.T, ch *chart.Chart) []byte {
+func archive(t testing.TB, ch *chart.Chart) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	path, err := chartutil.Save(ch, dir)
@@ -64,7 +64,7 @@ func archive(t *testing.T, ch *chart.Chart) []byte {
 }
 
 // helmConfig is a helm ProviderConfiguration for an inline chart archive.
-func helmConfig(t *testing.T, namespace string, chartSource map[string]any, extra map[string]any) json.RawMessage {
+func helmConfig(t testing.TB, namespace string, chartSource map[string]any, extra map[string]any) json.RawMessage {
 	t.Helper()
 	cfg := map[string]any{
 		"apiVersion": "helm.deployer.landscaper.gardener.cloud/v1alpha1",
@@ -79,7 +79,7 @@ func helmConfig(t *testing.T, namespace string, chartSource map[string]any, extr
 	return deployertest.MustJSON(t, cfg)
 }
 
-func rawChart(t *testing.T, ch *chart.Chart) map[string]any {
+func rawChart(t testing.TB, ch *chart.Chart) map[string]any {
 	return map[string]any{"archive": map[string]any{"raw": base64.StdEncoding.EncodeToString(archive(t, ch))}}
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 // helmStorage is Helm's release storage of namespace, as the helm CLI sees it.
-func helmStorage(t *testing.T, namespace string) *action.Configuration {
+func helmStorage(t testing.TB, namespace string) *action.Configuration {
 	t.Helper()
 	flags := genericclioptions.NewConfigFlags(false)
 	path := localcluster.KubeconfigPath(t)
@@ -31,7 +31,7 @@ func helmStorage(t *testing.T, namespace string) *action.Configuration {
 	return cfg
 }
 
-func helmItem(t *testing.T, id string, config []byte) deployer.Item {
+func helmItem(t testing.TB, id string, config []byte) deployer.Item {
 	return deployer.Item{ID: id, Name: id, Type: helm.Type, Target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t)), Config: config, Timeout: time.Minute}
 }
 
