@@ -19,10 +19,10 @@ type componentArg = *component.Component
 // GoTemplate's and Spiff's calling conventions so both behave the same.
 type lookupFunc func(args []any) (any, error)
 
-// componentLookups are Landscaper's component functions shared by both
-// engines.
-func componentLookups(c componentArg) map[string]lookupFunc {
-	return map[string]lookupFunc{
+// sharedLookups are Landscaper's component (and cluster) functions, shared
+// by both engines.
+func sharedLookups(c componentArg) map[string]lookupFunc {
+	lookups := map[string]lookupFunc{
 		"getResource": func(args []any) (any, error) {
 			cd, sel, err := selectorArgs("getResource", args)
 			if err != nil {
@@ -94,6 +94,10 @@ func componentLookups(c componentArg) map[string]lookupFunc {
 			return content, nil
 		},
 	}
+	for _, name := range clusterFunctions {
+		lookups[name] = unsupportedFunction(name)
+	}
+	return lookups
 }
 
 // selectorArgs reads `[cd,] key, value, …`.
@@ -141,7 +145,7 @@ func referenceArg(fn string, args []any) (string, error) {
 // componentFuncs adapts the look-ups to GoTemplate functions.
 func componentFuncs(c componentArg) map[string]any {
 	out := map[string]any{}
-	for name, fn := range componentLookups(c) {
+	for name, fn := range sharedLookups(c) {
 		out[name] = func(args ...any) (any, error) { return fn(args) }
 	}
 	return out
@@ -149,7 +153,7 @@ func componentFuncs(c componentArg) map[string]any {
 
 // registerSpiffFuncs adds the look-ups and the OCI functions to Spiff.
 func registerSpiffFuncs(functions spiffing.Functions, c componentArg) {
-	lookups := componentLookups(c)
+	lookups := sharedLookups(c)
 	lookups["parseOCIRef"] = func(args []any) (any, error) {
 		ref, err := stringArg("parseOCIRef", args)
 		if err != nil {

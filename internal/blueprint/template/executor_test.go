@@ -127,3 +127,22 @@ func TestBoundedSequence_Table(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterFunctions_ParseButFail proves blueprints mentioning Landscaper's
+// cluster functions parse, and calling one fails with its name.
+func TestClusterFunctions_ParseButFail(t *testing.T) {
+	unused := `x: {{ if false }}{{ getShootAdminKubeconfig "a" "b" 1 .t }}{{ end }}1`
+	if _, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeGoTemplate, unused)}); err != nil {
+		t.Fatalf("unused call: %v", err)
+	}
+	for _, typ := range []string{TypeGoTemplate, TypeSpiff} {
+		tmpl := `x: {{ getOidcKubeconfig "a" "b" .t }}`
+		if typ == TypeSpiff {
+			tmpl = `x: (( getOidcKubeconfig("a", "b", "t") ))`
+		}
+		_, err := Run(Request{Kind: "deploy execution", Execution: inline(typ, tmpl)})
+		if err == nil || !strings.Contains(err.Error(), "getOidcKubeconfig: needs cluster access") {
+			t.Errorf("%s: got %v", typ, err)
+		}
+	}
+}
