@@ -134,6 +134,9 @@ func qualifiedTargetType(t string) string {
 // readLimited reads a file of the blueprint filesystem, refusing paths
 // outside it and files larger than maxBlueprintBytes.
 func readLimited(files fs.FS, name string) ([]byte, error) {
+	if files == nil {
+		return nil, fmt.Errorf("read %q: the blueprint has no filesystem", name)
+	}
 	clean := strings.TrimPrefix(name, "/")
 	if !fs.ValidPath(clean) {
 		return nil, fmt.Errorf("read %q: not a path inside the blueprint", name)
