@@ -54,7 +54,8 @@
 // (wait while siblings importing our exports exist) → TriggerDelete →
 // Deleting → gone | DeleteFailed (only after every child finished).
 //
-// Execution (package execution): Init (validate, delete orphaned items in
+// Execution (package execution): Init (validate, delete orphaned items —
+// gone from the spec or of a changed type — in
 // reverse DAG order, create/update items) → Progressing (classes A–E of
 // seed 002, package dag: trigger every item whose predecessors finished,
 // concurrently up to Parallelism; after a failure trigger nothing new and

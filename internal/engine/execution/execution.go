@@ -93,7 +93,8 @@ func installMachine(s installSteps, b phase.Backoff, on func(from, to api.Execut
 }
 
 // init validates the templates, deletes orphaned items (those no longer in
-// the spec) and then creates or updates the items of the spec. It is
+// the spec, or whose type changed) and then creates or updates the items
+// of the spec. It is
 // idempotent, so a transient error may repeat it.
 func (r *run) init(context.Context) error {
 	if r.j.Interrupted() {
@@ -107,13 +108,16 @@ func (r *run) init(context.Context) error {
 			return failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s/%s: %w", r.spec.Path, t.Name, err))
 		}
 	}
-	wanted := make(map[string]bool, len(r.spec.Items))
+	wanted := make(map[string]string, len(r.spec.Items))
 	for _, t := range r.spec.Items {
-		wanted[t.Name] = true
+		wanted[t.Name] = t.Type
 	}
 	var orphans []string
 	for _, it := range r.exec.DeployItems {
-		if !wanted[it.Name] {
+		// An item whose type changed is replaced: its old deployer removes
+		// what it deployed; the new one must not inherit a foreign
+		// provider status.
+		if typ, ok := wanted[it.Name]; !ok || typ != it.Type {
 			orphans = append(orphans, it.Name)
 		}
 	}

@@ -273,3 +273,26 @@ func TestRun_UnknownTargetImport(t *testing.T) {
 		t.Fatalf("error %v, calls %d", err, len(env.mock.Events()))
 	}
 }
+
+func TestRun_TypeChangeReplacesItem(t *testing.T) {
+	// an item whose type changed is deleted by its old deployer before the new one applies it afresh
+	env := newEnv()
+	other := newEnv().mock
+	env.reg.Register("example.com/other", other)
+	exec, err := Run(env.job(context.Background(), 1), spec(item("a", map[string]any{"providerStatus": map[string]any{"old": true}})), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := item("a", nil)
+	changed.Type = "example.com/other"
+	exec, err = Run(env.job(context.Background(), 1), spec(changed), exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(env.mock.Deployed()) != 0 || len(other.Deployed()) != 1 {
+		t.Errorf("old deployer still has %v, new has %v", env.mock.Deployed(), other.Deployed())
+	}
+	if a := byName(exec)["a"]; a.Type != "example.com/other" || strings.Contains(string(a.ProviderStatus), "old") {
+		t.Errorf("item %s with provider status %s", a.Type, a.ProviderStatus)
+	}
+}
