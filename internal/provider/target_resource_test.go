@@ -70,12 +70,18 @@ func TestAccTarget_invalidConfigRejectedAtPlan(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
 			{
-				Config:      `resource "landscaper_target" "bad" { name = "bad"; kubeconfig = "clusters: [" }`,
+				Config:      `resource "landscaper_target" "bad" {
+  name       = "bad"
+  kubeconfig = "clusters: ["
+}`,
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)Invalid Target Configuration.*kubeconfig is not a valid kubeconfig`),
 			},
 			{
-				Config:      `resource "landscaper_target" "bad" { name = "bad"; config = "{not json" }`,
+				Config:      `resource "landscaper_target" "bad" {
+  name   = "bad"
+  config = "{not json"
+}`,
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`config must be a JSON document`),
 			},
