@@ -53,9 +53,15 @@ func (r *run) completing(context.Context) error {
 	for k, v := range mapped {
 		data[k] = v
 	}
-	r.node.Exports, r.node.TargetExports = nilIfEmpty(data), exported.Targets
-	if len(r.node.TargetExports) == 0 {
-		r.node.TargetExports = nil
+	r.node.Exports, r.node.TargetExports = nilIfEmpty(data), nil
+	for name, t := range exported.Targets {
+		if t.Metadata.Name == "" {
+			t.Metadata.Name = name // until a parent scope renames it
+		}
+		if r.node.TargetExports == nil {
+			r.node.TargetExports = map[string]api.Target{}
+		}
+		r.node.TargetExports[name] = t
 	}
 	r.node.State = mergeState(r.rendered.State, exported.State)
 	return nil
