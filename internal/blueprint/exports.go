@@ -45,9 +45,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		if err != nil {
 			return nil, terminal(ReasonTemplateFailed, err)
 		}
-		if res.State != nil {
-			out.State[statePrefixExport+ex.Name] = res.State
-		}
+		keepState(out.State, statePrefixExport+ex.Name, res.State, in.State)
 		raw, ok := res.Output["exports"]
 		if !ok || raw == nil {
 			continue

@@ -143,10 +143,20 @@ func (b *Blueprint) run(kind string, ex template.Execution, values map[string]an
 	if err != nil {
 		return template.Result{}, terminal(ReasonTemplateFailed, err)
 	}
-	if res.State != nil {
-		state[prefix+ex.Name] = res.State
-	}
+	keepState(state, prefix+ex.Name, res.State, in.State)
 	return res, nil
+}
+
+// keepState records an execution's new state; an execution that outputs no
+// state keeps its previous one, as Landscaper only overwrites stored state
+// with a non-empty one.
+func keepState(out map[string]json.RawMessage, key string, next json.RawMessage, prev map[string]json.RawMessage) {
+	switch {
+	case next != nil:
+		out[key] = next
+	case prev[key] != nil:
+		out[key] = prev[key]
+	}
 }
 
 // decodeDeployItems reads the `deployItems` list of an execution output.

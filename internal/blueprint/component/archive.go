@@ -90,12 +90,7 @@ func (c *Component) readLocalBlob(rawAccess json.RawMessage) ([]byte, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := c.Archive.Open(name)
-	if err != nil {
-		return nil, "", fmt.Errorf("local blob: %w", err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	info, err := fs.Stat(c.Archive, name)
 	if err != nil {
 		return nil, "", fmt.Errorf("local blob: %w", err)
 	}

@@ -38,7 +38,7 @@ func (c *Component) BlobFS(res Resource) (fs.FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local blob: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return ExtractTar(f)
 }
 
@@ -52,7 +52,7 @@ func ExtractTar(r io.Reader) (fs.FS, error) {
 		if err != nil {
 			return nil, fmt.Errorf("blob is not valid gzip: %w", err)
 		}
-		defer gz.Close()
+		defer func() { _ = gz.Close() }()
 		src = gz
 	}
 	tr := tar.NewReader(src)

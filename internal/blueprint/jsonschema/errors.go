@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
@@ -135,9 +136,8 @@ func shownValue(instance any, path []string, secret bool) string {
 		case map[string]any:
 			v = c[tok]
 		case []any:
-			i := -1
-			fmt.Sscan(tok, &i)
-			if i < 0 || i >= len(c) {
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
 				return "<missing>"
 			}
 			v = c[i]
