@@ -40,6 +40,8 @@ func (r *run) init(context.Context) error {
 		return fmt.Errorf("rendering blueprint: %w", err)
 	}
 	r.rendered = rendered
+	// Keep the executions' new state even if the job fails later on.
+	r.node.State = mergeState(r.node.State, rendered.State)
 	if err := execution.Validate(rendered.DeployItems); err != nil {
 		return failure.NewTerminal("InvalidDeployItems", err)
 	}
