@@ -18,6 +18,9 @@ func Marshal(s *Snapshot) ([]byte, error) {
 	c.Version = Version
 	c.Root.normalize()
 	b, err := json.Marshal(c)
+	if err == nil {
+		b, err = shareTargets(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding snapshot: %w", err)
 	}
@@ -48,6 +51,9 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 		if b, err = migrations[v](b); err != nil {
 			return nil, fmt.Errorf("migrating snapshot from version %d: %w", v, err)
 		}
+	}
+	if b, err = resolveTargets(b); err != nil {
+		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	var s Snapshot
 	if err := json.Unmarshal(b, &s); err != nil {

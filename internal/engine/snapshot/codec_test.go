@@ -132,3 +132,37 @@ func TestSelect(t *testing.T) {
 		})
 	}
 }
+
+func TestMarshal_TargetsWrittenOnce(t *testing.T) {
+	// each distinct target is written once however many installations import it, and decodes back in place
+	secret := json.RawMessage(`{"kubeconfig":"SECRET-1"}`)
+	other := json.RawMessage(`{"kubeconfig":"SECRET-2"}`)
+	one := api.NewTarget("c", "", api.KubernetesClusterTargetType, secret)
+	two := api.NewTarget("d", "", api.KubernetesClusterTargetType, other)
+	imports := TargetImports{Single: map[string]api.Target{"cluster": one},
+		Lists: map[string][]api.Target{"all": {one, two}}, Maps: map[string]map[string]api.Target{"by": {"eu": two}}}
+	s := &Snapshot{Root: &Installation{Path: "r", Name: "r", Targets: imports,
+		Subinstallations: []*Installation{{Path: "r/a", Name: "a", Targets: imports}, {Path: "r/b", Name: "b", Targets: TargetImports{Single: map[string]api.Target{"x": one}}}}}}
+	b, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "SECRET-1"); n != 1 {
+		t.Errorf("SECRET-1 written %d times:\n%s", n, b)
+	}
+	back, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := back.Root.Subinstallations[0].Targets
+	if string(a.Lists["all"][1].Spec.Config) != string(other) || a.Maps["by"]["eu"].Metadata.Name != "d" || back.Root.Subinstallations[1].Targets.Single["x"].Metadata.Name != "c" {
+		t.Errorf("targets not restored: %+v", a)
+	}
+	again, _ := Marshal(back)
+	if string(again) != string(b) {
+		t.Error("not deterministic after a round trip")
+	}
+	if _, err := Unmarshal([]byte(strings.Replace(string(b), `"targetTable"`, `"otherTable"`, 1))); err == nil {
+		t.Error("a reference to a missing table entry must be an error")
+	}
+}
