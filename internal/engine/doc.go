@@ -76,7 +76,9 @@
 // ("installation root/db: phase Progressing: … deploy item root/db/x
 // failed: …"). Each deploy item's timeout (default 10m, "none" = no limit)
 // bounds its deployer call and retries; past it the item is Failed with
-// reason ProgressingTimeout. The whole job is bounded by ctx.
+// reason ProgressingTimeout. A deployer that does not return once its
+// call is cancelled is given up after Engine.Grace (seed 003's abort
+// timeout, reason AbortTimeout). The whole job is bounded by ctx.
 //
 // # Logging
 //

@@ -52,7 +52,9 @@ func (r *run) callApply(it *snapshot.DeployItem) error {
 	ctx, cancel := r.j.CallContext(timeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		res, err := d.Apply(ctx, r.deployerItem(it, target, timeout))
+		res, err := r.bounded(ctx, func() (deployer.Result, error) {
+			return d.Apply(ctx, r.deployerItem(it, target, timeout))
+		})
 		if len(res.ProviderStatus) > 0 {
 			it.ProviderStatus = res.ProviderStatus // what exists, even on error
 		}
@@ -96,13 +98,45 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 	ctx, cancel := r.j.CallContext(timeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		err := d.Delete(ctx, r.deployerItem(it, target, timeout), opts)
+		_, err := r.bounded(ctx, func() (deployer.Result, error) {
+			return deployer.Result{}, d.Delete(ctx, r.deployerItem(it, target, timeout), opts)
+		})
 		if err == nil {
 			return nil
 		}
 		if err := r.stop(ctx, err, attempt, timeout, "Deleting"); err != nil {
 			return err
 		}
+	}
+}
+
+// bounded runs one deployer call. Deployers must return promptly once ctx
+// ends; one that does not gets Grace more (seed 003's abort timeout) and
+// is then given up, so an interrupt or timeout always returns. Its late
+// result is dropped, never written anywhere.
+func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error)) (deployer.Result, error) {
+	type returned struct {
+		res deployer.Result
+		err error
+	}
+	done := make(chan returned, 1)
+	go func() {
+		res, err := call()
+		done <- returned{res, err}
+	}()
+	select {
+	case ret := <-done:
+		return ret.res, ret.err
+	case <-ctx.Done():
+	}
+	abort := time.NewTimer(r.j.Grace)
+	defer abort.Stop()
+	select {
+	case ret := <-done:
+		return ret.res, ret.err
+	case <-abort.C:
+		return deployer.Result{}, failure.Terminalf("AbortTimeout",
+			"the deployer did not return within %s after the call was cancelled (%v); what it does from now on is not recorded", r.j.Grace, context.Cause(ctx))
 	}
 }
 

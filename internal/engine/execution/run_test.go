@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
 )
 
@@ -294,5 +295,31 @@ func TestRun_TypeChangeReplacesItem(t *testing.T) {
 	}
 	if a := byName(exec)["a"]; a.Type != "example.com/other" || strings.Contains(string(a.ProviderStatus), "old") {
 		t.Errorf("item %s with provider status %s", a.Type, a.ProviderStatus)
+	}
+}
+
+// stubborn ignores its context, as a deployer must not.
+type stubborn struct{ deployer.Deployer }
+
+func (stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
+	time.Sleep(3 * time.Second)
+	return deployer.Result{}, nil
+}
+
+func TestRun_AbortTimeout(t *testing.T) {
+	// a deployer that ignores the timeout is given up after the abort grace; the item is Failed and Run returns
+	env := newEnv()
+	env.reg.Register("example.com/stubborn", stubborn{env.mock})
+	it := item("a", nil)
+	it.Type = "example.com/stubborn"
+	it.Timeout = &api.Duration{Duration: 30 * time.Millisecond}
+	start := time.Now()
+	exec, err := Run(env.job(context.Background(), 1), spec(it), nil)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("took %s", took)
+	}
+	a := byName(exec)["a"]
+	if err == nil || a.Phase != api.DeployItemPhaseFailed || !strings.Contains(a.LastError.Message, "did not return within") {
+		t.Fatalf("%v: %s %+v", err, a.Phase, a.LastError)
 	}
 }
