@@ -43,8 +43,8 @@ func TestAccInstallation_lifecycle(t *testing.T) {
 				Config: e.configMapsInstallation(`{ a = "1" }`, true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					// The plan lists the deploy items before anything is applied.
-					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(1).AtMapKey("name"), knownvalue.StringExact("derived")),
-					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(1).AtMapKey("depends_on"),
+					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("derived")),
+					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("depends_on"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("settings")})),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{

@@ -39,11 +39,12 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	rows, known := planDeployItems(ctx, plan, prevBytes, &resp.Diagnostics)
+	rendered := planDeployItems(ctx, plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if state != nil && configEqual(plan, *state) && known && rowsEqual(ctx, rows, state.DeployItems) {
+	known := rendered.known && len(rendered.unknownPaths) == 0
+	if state != nil && configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) {
 		return // nothing to do: keep every computed value as it is
 	}
 	plan.Phase = types.StringValue(string(api.InstallationPhaseSucceeded))
@@ -52,24 +53,67 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.Exports = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
 	if known {
-		plan.DeployItems = deployItemList(rows, &resp.Diagnostics)
+		plan.DeployItems = deployItemList(rendered.rows, &resp.Diagnostics)
 	} else {
 		plan.DeployItems = types.ListUnknown(types.ObjectType{AttrTypes: deployItemAttrTypes})
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// planDeployItems renders the tree; false when some input is not known
-// until apply (values from other resources, Secret/ConfigMap imports,
-// exports of deploy items).
-func planDeployItems(ctx context.Context, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) ([]deployItemRow, bool) {
+// plannedItems is what rendering at plan time could know.
+type plannedItems struct {
+	// known is false when the root's own inputs are not known until
+	// apply (values from other resources, Secret/ConfigMap imports).
+	known bool
+	// rows are the deploy items of every installation that rendered.
+	rows []deployItemRow
+	// unknownPaths are subinstallations that import exports of their
+	// siblings, which exist only after apply; their items are not in rows.
+	unknownPaths []string
+}
+
+// matches reports whether the state's deploy items are what the plan
+// expects: the rendered ones equal, and those of installations that could
+// not be rendered all succeeded.
+func (p plannedItems) matches(ctx context.Context, state types.List) bool {
+	if len(p.unknownPaths) == 0 {
+		return rowsEqual(ctx, p.rows, state)
+	}
+	var models []deployItemRowModel
+	if state.IsNull() || state.IsUnknown() || state.ElementsAs(ctx, &models, false).HasError() {
+		return false
+	}
+	var renderable []deployItemRow
+	for _, m := range models {
+		r := m.row(ctx)
+		if !p.coversUnknown(r.Installation) {
+			renderable = append(renderable, r)
+		} else if r.Phase != string(api.DeployItemPhaseSucceeded) || r.LastError != "" {
+			return false
+		}
+	}
+	l := deployItemList(renderable, &diag.Diagnostics{})
+	return rowsEqual(ctx, p.rows, l)
+}
+
+func (p plannedItems) coversUnknown(installation string) bool {
+	for _, u := range p.unknownPaths {
+		if installation == u || strings.HasPrefix(installation, u+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// planDeployItems renders the tree without a cluster.
+func planDeployItems(ctx context.Context, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
 	spec, err := rootSpec(ctx, plan, nil)
 	if errors.Is(err, errUnknownValue) || errors.Is(err, errHostImportsAtPlan) {
-		return nil, false
+		return plannedItems{}
 	}
 	if err != nil {
 		addError(diags, "Invalid Installation", err)
-		return nil, false
+		return plannedItems{}
 	}
 	prev, err := decodeSnapshot(prevBytes)
 	if err != nil {
@@ -81,10 +125,11 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 	}
 	if err != nil {
 		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
-		return nil, false
+		return plannedItems{}
 	}
-	if len(p.Unknown) > 0 {
-		return nil, false
+	out := plannedItems{known: true}
+	for _, u := range p.Unknown {
+		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}
 	rows := make([]deployItemRow, 0, len(p.Items))
 	for _, it := range p.Items {
@@ -93,7 +138,8 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash})
 	}
 	sortRows(rows)
-	return rows, true
+	out.rows = rows
+	return out
 }
 
 // renderErrorPath points a render error at the attribute the user most
@@ -109,10 +155,15 @@ func renderErrorPath(err error) path.Path {
 	return path.Root("blueprint")
 }
 
-// sortRows groups deploy items by installation, keeping the order each
-// blueprint rendered them in, so plan and state list them alike.
+// sortRows orders deploy items by installation path and name, so plan
+// and state list them alike whatever order the engine ran them in.
 func sortRows(rows []deployItemRow) {
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Installation < rows[j].Installation })
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Installation != rows[j].Installation {
+			return rows[i].Installation < rows[j].Installation
+		}
+		return rows[i].Name < rows[j].Name
+	})
 }
 
 // configEqual compares the attributes the user sets.

@@ -99,7 +99,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "The installation's target exports by name, each a Target object as JSON, " +
 					"ready for another installation's `imports.targets`."},
 			"deploy_items": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Every deploy item of the installation tree, in the order they are applied. " +
+				MarkdownDescription: "Every deploy item of the installation tree, sorted by installation path and name. " +
 					"Plans show which are added, changed (`config_hash`) or removed; drift found by refresh shows as `phase = \"Drifted\"`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"installation": schema.StringAttribute{Computed: true,

@@ -70,7 +70,7 @@ func TestAccTarget_invalidConfigRejectedAtPlan(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
 			{
-				Config:      `resource "landscaper_target" "bad" {
+				Config: `resource "landscaper_target" "bad" {
   name       = "bad"
   kubeconfig = "clusters: ["
 }`,
@@ -78,7 +78,7 @@ func TestAccTarget_invalidConfigRejectedAtPlan(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)Invalid Target Configuration.*kubeconfig is not a valid kubeconfig`),
 			},
 			{
-				Config:      `resource "landscaper_target" "bad" {
+				Config: `resource "landscaper_target" "bad" {
   name   = "bad"
   config = "{not json"
 }`,
