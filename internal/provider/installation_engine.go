@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -41,26 +42,9 @@ func rootName(m installationModel) string {
 // Secret and ConfigMap imports are not read (errHostImportsAtPlan).
 func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engine.RootSpec, error) {
 	spec := engine.RootSpec{Name: rootName(m)}
-	src, err := blueprintSource(ctx, m)
+	bp, component, err := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
 	if err != nil {
 		return spec, err
-	}
-	comp, err := componentSource(ctx, m)
-	if err != nil {
-		return spec, err
-	}
-	if src.Dir != "" {
-		if _, statErr := os.Stat(src.Dir); statErr != nil {
-			return spec, attrErr(path.Root("blueprint").AtName("path"), fmt.Errorf("blueprint directory: %w", statErr))
-		}
-	}
-	bp, component, err := blueprint.Resolve(src, comp)
-	if err != nil {
-		p := path.Root("blueprint")
-		if strings.Contains(err.Error(), "component descriptor") {
-			p = path.Root("component_descriptor")
-		}
-		return spec, attrErr(p, err)
 	}
 	spec.Blueprint, spec.Component = bp, component
 	if spec.Imports, err = readImports(ctx, m, host); err != nil {
@@ -73,6 +57,35 @@ func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engi
 		return spec, err
 	}
 	return spec, nil
+}
+
+// resolveBlueprint loads the blueprint and component descriptor that the
+// `blueprint` and `component_descriptor` attributes name; errors point at
+// the attribute to fix. The installation resource and the data sources
+// share it.
+func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*blueprint.Blueprint, *blueprint.Component, error) {
+	src, err := blueprintSource(ctx, bpAttr)
+	if err != nil {
+		return nil, nil, err
+	}
+	comp, err := componentSource(ctx, cdAttr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if src.Dir != "" {
+		if _, statErr := os.Stat(src.Dir); statErr != nil {
+			return nil, nil, attrErr(path.Root("blueprint").AtName("path"), fmt.Errorf("blueprint directory: %w", statErr))
+		}
+	}
+	bp, component, err := blueprint.Resolve(src, comp)
+	if err != nil {
+		p := path.Root("blueprint")
+		if strings.Contains(err.Error(), "component descriptor") {
+			p = path.Root("component_descriptor")
+		}
+		return nil, nil, attrErr(p, err)
+	}
+	return bp, component, nil
 }
 
 // apply runs one install job. It returns a nil outcome only when nothing

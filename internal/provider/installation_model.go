@@ -96,10 +96,11 @@ func asObject(ctx context.Context, o types.Object, target any, p path.Path) (boo
 	return true, nil
 }
 
-// blueprintSource reads the blueprint attribute.
-func blueprintSource(ctx context.Context, m installationModel) (blueprint.Source, error) {
+// blueprintSource reads a `blueprint` attribute (installation resource and
+// data sources share its shape).
+func blueprintSource(ctx context.Context, o types.Object) (blueprint.Source, error) {
 	var bm blueprintSourceModel
-	if _, err := asObject(ctx, m.Blueprint, &bm, path.Root("blueprint")); err != nil {
+	if _, err := asObject(ctx, o, &bm, path.Root("blueprint")); err != nil {
 		return blueprint.Source{}, err
 	}
 	var src blueprint.Source
@@ -126,10 +127,10 @@ func blueprintSource(ctx context.Context, m installationModel) (blueprint.Source
 	return src, nil
 }
 
-// componentSource reads the component_descriptor attribute.
-func componentSource(ctx context.Context, m installationModel) (blueprint.ComponentSource, error) {
+// componentSource reads a `component_descriptor` attribute.
+func componentSource(ctx context.Context, o types.Object) (blueprint.ComponentSource, error) {
 	var cm componentSourceModel
-	ok, err := asObject(ctx, m.ComponentDescriptor, &cm, path.Root("component_descriptor"))
+	ok, err := asObject(ctx, o, &cm, path.Root("component_descriptor"))
 	if err != nil || !ok {
 		return blueprint.ComponentSource{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -22,13 +23,14 @@ func (r *installationResource) ValidateConfig(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, resp)
-	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, resp)
+	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, &resp.Diagnostics)
 }
 
 // checkOneOf reports unless exactly one of names is set in o (unknown
-// values count as set). A null o is fine unless required.
-func checkOneOf(o types.Object, p path.Path, required bool, names []string, resp *resource.ValidateConfigResponse) {
+// values count as set). A null o is fine unless required. Data sources
+// share it for the same attributes.
+func checkOneOf(o types.Object, p path.Path, required bool, names []string, diags *diag.Diagnostics) {
 	if o.IsUnknown() || (o.IsNull() && !required) {
 		return
 	}
@@ -40,7 +42,7 @@ func checkOneOf(o types.Object, p path.Path, required bool, names []string, resp
 		}
 	}
 	if len(set) != 1 {
-		resp.Diagnostics.AddAttributeError(p, "Invalid Attribute Combination",
+		diags.AddAttributeError(p, "Invalid Attribute Combination",
 			fmt.Sprintf("exactly one of %s must be set, got %d (%s)", strings.Join(names, ", "), len(set), strings.Join(set, ", ")))
 	}
 }
