@@ -1,0 +1,229 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+)
+
+var _ datasource.DataSourceWithValidateConfig = (*renderedInstallationDataSource)(nil)
+
+// NewRenderedInstallationDataSource returns the
+// landscaper_rendered_installation data source: the deploy items a
+// blueprint renders for given imports, computed by the engine's pure
+// Render exactly as landscaper_installation plans them, without a cluster.
+func NewRenderedInstallationDataSource() datasource.DataSource {
+	return &renderedInstallationDataSource{}
+}
+
+type renderedInstallationDataSource struct{}
+
+type renderedInstallationModel struct {
+	Name                    types.String  `tfsdk:"name"`
+	Namespace               types.String  `tfsdk:"namespace"`
+	Blueprint               types.Object  `tfsdk:"blueprint"`
+	ComponentDescriptor     types.Object  `tfsdk:"component_descriptor"`
+	Imports                 types.Object  `tfsdk:"imports"`
+	ImportDataMappings      types.Dynamic `tfsdk:"import_data_mappings"`
+	DeployItems             types.List    `tfsdk:"deploy_items"`
+	SubinstallationsPending types.List    `tfsdk:"subinstallations_pending"`
+	Warnings                types.List    `tfsdk:"warnings"`
+}
+
+var (
+	renderedItemAttrTypes = map[string]attr.Type{
+		"installation": types.StringType,
+		"name":         types.StringType,
+		"type":         types.StringType,
+		"target":       types.StringType,
+		"depends_on":   types.ListType{ElemType: types.StringType},
+		"config_hash":  types.StringType,
+	}
+	pendingInstallationAttrTypes = map[string]attr.Type{
+		"installation": types.StringType,
+		"reason":       types.StringType,
+	}
+)
+
+func (d *renderedInstallationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_rendered_installation"
+}
+
+func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computedString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Renders a blueprint and its subinstallations for the given imports, without a cluster and " +
+			"without deploying anything: the deploy items `landscaper_installation` would deploy, with the same " +
+			"`installation`, `name` and `config_hash`. Template, import and dependency errors are errors on the attribute to fix.",
+		Attributes: map[string]schema.Attribute{
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Name of the installation, as in `landscaper_installation`; it prefixes the `installation` paths."},
+			"namespace": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Namespace of the installation, as in `landscaper_installation` (default `default`)."},
+			"blueprint":            blueprintSourceDataAttribute(),
+			"component_descriptor": componentSourceDataAttribute(),
+			"imports": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "The installation's imports, by the names the blueprint declares. " +
+					"Secret and ConfigMap imports are not available here: pass their values in `data`.",
+				Attributes: map[string]schema.Attribute{
+					"data": schema.DynamicAttribute{Optional: true,
+						MarkdownDescription: "Data imports: an object of import name → any value."},
+					"targets": schema.MapAttribute{Optional: true, Sensitive: true, ElementType: types.StringType,
+						MarkdownDescription: "Target imports: import name → Target object JSON."},
+					"target_lists": schema.MapAttribute{Optional: true, Sensitive: true,
+						ElementType:         types.ListType{ElemType: types.StringType},
+						MarkdownDescription: "`targetList` imports: import name → list of Target object JSON."},
+					"target_maps": schema.MapAttribute{Optional: true, Sensitive: true,
+						ElementType:         types.MapType{ElemType: types.StringType},
+						MarkdownDescription: "`targetMap` imports: import name → map of key → Target object JSON."},
+				}},
+			"import_data_mappings": schema.DynamicAttribute{Optional: true,
+				MarkdownDescription: "Landscaper `importDataMappings` (Spiff), as in `landscaper_installation`."},
+			"deploy_items": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Every deploy item the tree renders, sorted by installation path and name.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"installation": computedString("Path of the (sub)installation that renders the item, e.g. `app/database`."),
+					"name":         computedString("Name of the deploy item."),
+					"type":         computedString("Deploy item type."),
+					"target":       computedString("Target import it deploys to, e.g. `cluster` or `clusters[0]`."),
+					"depends_on":   schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Items it waits for."},
+					"config_hash":  computedString("SHA-256 of the rendered configuration, as `landscaper_installation.deploy_items` shows it."),
+				}}},
+			"subinstallations_pending": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Subinstallations that cannot be rendered before apply because they import exports " +
+					"of a sibling; their deploy items are not in `deploy_items`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"installation": computedString("Path of the subinstallation."),
+					"reason":       computedString("Why it waits."),
+				}}},
+			"warnings": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Unknown fields in the blueprints and rendered templates, prefixed with the installation path."},
+		},
+	}
+}
+
+func (d *renderedInstallationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m renderedInstallationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, &resp.Diagnostics)
+}
+
+func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m renderedInstallationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	inst, err := m.installation(ctx)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("imports"), "Invalid Imports", err.Error())
+		return
+	}
+	// The resource's own conversion, with no host cluster: what this
+	// data source shows is what the installation would plan.
+	spec, err := rootSpec(ctx, inst, nil)
+	if err != nil {
+		addError(&resp.Diagnostics, "Invalid Installation", err)
+		return
+	}
+	plan, err := engine.Render(spec, nil)
+	for _, w := range plan.Warnings {
+		resp.Diagnostics.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
+	}
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
+		return
+	}
+
+	rows := make([]deployItemRow, 0, len(plan.Items))
+	for _, it := range plan.Items {
+		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
+			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn), ConfigHash: it.ConfigHash})
+	}
+	sortRows(rows)
+	m.DeployItems = renderedItemList(rows, &resp.Diagnostics)
+	pending := make([]map[string]attr.Value, 0, len(plan.Unknown))
+	for _, u := range plan.Unknown {
+		pending = append(pending, map[string]attr.Value{
+			"installation": types.StringValue(u.Path), "reason": types.StringValue(u.Reason),
+		})
+	}
+	m.SubinstallationsPending = objectList(pendingInstallationAttrTypes, pending, &resp.Diagnostics)
+	m.Warnings = stringList(plan.Warnings, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// installation is the configuration as the installation resource's model,
+// so rootSpec converts it exactly as it converts the resource's.
+func (m renderedInstallationModel) installation(ctx context.Context) (installationModel, error) {
+	imports, err := resourceImportsObject(ctx, m.Imports)
+	return installationModel{
+		Name: m.Name, Namespace: m.Namespace, Blueprint: m.Blueprint, ComponentDescriptor: m.ComponentDescriptor,
+		Imports: imports, ImportDataMappings: m.ImportDataMappings, ExportDataMappings: types.DynamicNull(),
+	}, err
+}
+
+// resourceImportsObject widens the data source's imports object to the
+// resource's type: the attributes the data source lacks (secrets,
+// config_maps) are null.
+func resourceImportsObject(ctx context.Context, in types.Object) (types.Object, error) {
+	objType, ok := importsSchema().GetType().(types.ObjectType)
+	if !ok {
+		return types.Object{}, fmt.Errorf("the installation's imports attribute is not an object")
+	}
+	if in.IsNull() || in.IsUnknown() {
+		if in.IsUnknown() {
+			return types.ObjectUnknown(objType.AttrTypes), nil
+		}
+		return types.ObjectNull(objType.AttrTypes), nil
+	}
+	given := in.Attributes()
+	attrs := make(map[string]attr.Value, len(objType.AttrTypes))
+	for name, t := range objType.AttrTypes {
+		if v, ok := given[name]; ok {
+			attrs[name] = v
+			continue
+		}
+		null, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
+		if err != nil {
+			return types.Object{}, fmt.Errorf("imports.%s: %w", name, err)
+		}
+		attrs[name] = null
+	}
+	o, d := types.ObjectValue(objType.AttrTypes, attrs)
+	if d.HasError() {
+		return types.Object{}, fmt.Errorf("imports: %v", d)
+	}
+	return o, nil
+}
+
+func renderedItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
+	objs := make([]map[string]attr.Value, 0, len(rows))
+	for _, r := range rows {
+		deps := make([]attr.Value, 0, len(r.DependsOn))
+		for _, d := range r.DependsOn {
+			deps = append(deps, types.StringValue(d))
+		}
+		objs = append(objs, map[string]attr.Value{
+			"installation": types.StringValue(r.Installation), "name": types.StringValue(r.Name),
+			"type": types.StringValue(r.Type), "target": types.StringValue(r.Target),
+			"depends_on": types.ListValueMust(types.StringType, deps), "config_hash": types.StringValue(r.ConfigHash),
+		})
+	}
+	return objectList(renderedItemAttrTypes, objs, diags)
+}
