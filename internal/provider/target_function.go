@@ -58,7 +58,9 @@ func (f *decodeTargetFunction) Run(ctx context.Context, req function.RunRequest,
 	}
 	out, err := decodeTarget(in)
 	if err != nil {
-		resp.Error = function.NewArgumentFuncError(0, "target_json: "+err.Error())
+		// Terraform and OpenTofu name the parameter ("Invalid value for
+		// "target_json" parameter: …"); the text says what is wrong.
+		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, out))
