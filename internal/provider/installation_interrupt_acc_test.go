@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// interruptConfig: a ConfigMap, then a Deployment that becomes ready only
+// when schedulable, so an apply can be caught while it waits.
+func (e *accEnv) interruptConfig(schedulable bool) string {
+	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+imports:
+- name: cluster
+  targetType: landscaper.gardener.cloud/kubernetes-cluster
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - name: first
+      type: landscaper.gardener.cloud/kubernetes-manifest
+      target: {import: cluster}
+      config:
+        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+        kind: ProviderConfiguration
+        manifests:
+        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first, namespace: %[1]s}, data: {a: b}}
+    - name: slow
+      type: landscaper.gardener.cloud/kubernetes-manifest
+      target: {import: cluster}
+      dependsOn: [first]
+      config:
+        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+        kind: ProviderConfiguration
+        manifests:
+        - manifest:
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: slow, namespace: %[1]s}
+            spec:
+              replicas: 1
+              selector: {matchLabels: {app: slow}}
+              template:
+                metadata: {labels: {app: slow}}
+                spec:
+                  %[2]s
+                  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
+`, e.namespace, map[bool]string{true: "terminationGracePeriodSeconds: 0", false: `nodeSelector: {no-such-node: "true"}`}[schedulable])
+	return e.targetHCL + fmt.Sprintf(`
+resource "landscaper_installation" "interrupted" {
+  name      = "interrupted"
+  namespace = %q
+  blueprint = { inline = { "blueprint.yaml" = %q } }
+  imports   = { targets = { cluster = landscaper_target.cluster.target } }
+}
+`, e.namespace, blueprint)
+}
+
+// waitForDeployment waits until the apply has created the Deployment, i.e.
+// the job is in the middle of waiting for its readiness.
+func (e *accEnv) waitForDeployment(name string) {
+	e.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		_, err := e.kube.AppsV1().Deployments(e.namespace).Get(context.Background(), name, metav1.GetOptions{})
+		if err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("deployment %s was never created", name)
+}
+
+// assertNothingLeft checks the cluster after destroy: no object of the
+// installation is left behind.
+func (e *accEnv) assertNothingLeft() {
+	e.t.Helper()
+	if _, err := e.kube.AppsV1().Deployments(e.namespace).Get(context.Background(), "slow", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		e.t.Errorf("deployment slow left behind after destroy (err=%v)", err)
+	}
+	if err := e.configMapsGone("first")(nil); err != nil {
+		e.t.Error(err)
+	}
+}
+
+// Ctrl-C during apply: the CLI asks the provider to stop, the job ends
+// promptly with the running item failed as interrupted, and the state
+// records what was deployed. The next apply converges and destroy leaves
+// nothing behind.
+func TestAccInstallation_interruptedApplyConverges(t *testing.T) {
+	requireAcc(t)
+	e := newAccEnv(t)
+	w := newCLIWorkspace(t, e.interruptConfig(false))
+
+	cmd, wait := w.start("apply", "-auto-approve", "-input=false")
+	start := time.Now()
+	e.waitForDeployment("slow")
+	t.Logf("deployment created after %s", time.Since(start))
+	interruptedAt := time.Now()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	out, err := wait()
+	if err == nil {
+		t.Fatalf("interrupted apply succeeded:\n%s", out)
+	}
+	t.Logf("interrupted apply stopped after %s", time.Since(interruptedAt))
+	if took := time.Since(interruptedAt); took > 30*time.Second {
+		t.Errorf("interrupted apply took %s to stop", took)
+	}
+	if !strings.Contains(out, "nterrupt") {
+		t.Errorf("apply output does not say it was interrupted:\n%s", out)
+	}
+	state := w.mustRun("state", "list")
+	if !strings.Contains(state, "landscaper_installation.interrupted") {
+		t.Fatalf("interrupted create was not recorded in state:\n%s\napply output:\n%s", state, out)
+	}
+
+	w.write(e.interruptConfig(true))
+	start = time.Now()
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	t.Logf("converging apply took %s", time.Since(start))
+	if err := e.configMapData("first", map[string]string{"a": "b"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	w.mustRun("destroy", "-auto-approve", "-input=false")
+	t.Logf("destroy took %s", time.Since(start))
+	e.assertNothingLeft()
+}
+
+// A killed CLI records nothing: the objects created so far exist in the
+// cluster but not in state. The next apply takes them over (they carry
+// the deploy item's ownership label) instead of failing on "already
+// exists", and destroy then removes them.
+func TestAccInstallation_killedApplyConverges(t *testing.T) {
+	requireAcc(t)
+	e := newAccEnv(t)
+	w := newCLIWorkspace(t, e.interruptConfig(false))
+
+	cmd, wait := w.start("apply", "-auto-approve", "-input=false")
+	e.waitForDeployment("slow")
+	// Kill the CLI and its provider process together, as a crash would.
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		_ = cmd.Process.Kill()
+	}
+	_, _ = wait()
+
+	w.write(e.interruptConfig(true))
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	w.mustRun("destroy", "-auto-approve", "-input=false")
+	e.assertNothingLeft()
+}
+
+// requireAcc gates tests that drive the CLI themselves exactly as
+// resource.Test gates the others: they run with TF_ACC=1, which make test sets.
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: runs with TF_ACC=1 (make test)")
+	}
+}
