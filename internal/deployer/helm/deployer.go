@@ -124,13 +124,7 @@ func (d *Deployer) applyRendered(ctx context.Context, c *target.Clients, session
 		ns, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": cfg.Namespace}})
 		manifests = append(manifests, manifest.Manifest{Policy: manifest.PolicyKeep, Manifest: ns})
 	}
-	for _, o := range objs {
-		b, err := o.MarshalJSON()
-		if err != nil {
-			return status, fmt.Errorf("rendered %s %s: %w", o.GetKind(), o.GetName(), err)
-		}
-		manifests = append(manifests, manifest.Manifest{Policy: manifest.PolicyManage, Manifest: b})
-	}
+	manifests = append(manifests, toManifests(objs)...)
 	desired, err := manifest.DecodeManifests(session.ItemID(), manifests)
 	if err != nil {
 		return status, invalid(err)
@@ -297,10 +291,11 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	return deployer.DriftReport{Drifted: why != "", Reason: why}, itemError(item, err)
 }
 
+// toManifests wraps rendered objects as manifests with policy manage.
 func toManifests(objs []*unstructured.Unstructured) []manifest.Manifest {
 	out := make([]manifest.Manifest, 0, len(objs))
 	for _, o := range objs {
-		b, _ := o.MarshalJSON()
+		b, _ := json.Marshal(o.Object) // decoded from YAML, so it encodes
 		out = append(out, manifest.Manifest{Policy: manifest.PolicyManage, Manifest: b})
 	}
 	return out

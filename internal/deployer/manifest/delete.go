@@ -211,3 +211,38 @@ func deletePatches(r ManagedResource, force bool) [][]byte {
 	}
 	return out
 }
+
+// ownedUnrecorded returns the configured objects that prev does not record
+// but that exist with this item's owner label.
+func (s *Session) ownedUnrecorded(ctx context.Context, configured []*Desired, prev []ManagedResource) ([]ManagedResource, error) {
+	recorded := newStatusSet(prev)
+	var out []ManagedResource
+	for _, d := range configured {
+		if d.Spec.Policy == PolicyKeep || d.Spec.Policy == PolicyIgnore {
+			continue
+		}
+		m, err := s.mappingFor(d.Object.GroupVersionKind())
+		if err != nil {
+			continue // the kind is not served, so no such object exists
+		}
+		if m.Namespaced && d.Object.GetNamespace() == "" {
+			d.Object.SetNamespace(s.namespace)
+		}
+		ref := d.Ref()
+		if _, ok := recorded[keyOf(ref)]; ok {
+			continue
+		}
+		live, err := s.client(m, ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		if live.GetLabels()[OwnerLabel] == s.owner {
+			ref.UID = string(live.GetUID())
+			out = append(out, ManagedResource{Resource: ref, Policy: d.Spec.Policy, AnnotateBeforeDelete: d.Spec.AnnotateBeforeDelete, PatchBeforeDelete: d.Spec.PatchBeforeDelete})
+		}
+	}
+	return out, nil
+}

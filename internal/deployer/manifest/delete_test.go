@@ -34,3 +34,22 @@ func TestDelete_DeletionGroups(t *testing.T) {
 		t.Error("the Secret of the predefined group was not deleted")
 	}
 }
+
+// TestDelete_WithoutStatus: objects the item labelled are deleted even
+// when the status that recorded them was lost; others' objects are not.
+func TestDelete_WithoutStatus(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	other := newItem(t, "other-owner")
+	other.mustApply(config(t, []map[string]any{entry("manage", cm(ns, "not-mine", map[string]any{"v": "1"}))}, nil))
+	it := newItem(t, "lost-status")
+	cfg := config(t, []map[string]any{entry("manage", cm(ns, "mine", map[string]any{"v": "1"})), entry("fallback", cm(ns, "not-mine", map[string]any{"v": "2"}))}, nil)
+	it.mustApply(cfg)
+	it.status = nil
+	it.mustDelete(cfg)
+	if dataOf(t, ns, "mine") != nil {
+		t.Error("an object labelled by the item survived Delete without status")
+	}
+	if dataOf(t, ns, "not-mine") == nil {
+		t.Error("Delete removed another item's object")
+	}
+}

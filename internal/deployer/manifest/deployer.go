@@ -50,7 +50,9 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	return deployer.Result{ProviderStatus: EncodeStatus(managed), Exports: exports}, itemError(item, err)
 }
 
-// Delete implements deployer.Deployer.
+// Delete implements deployer.Deployer. Besides what the status records, it
+// deletes configured objects that carry this item's label although the
+// status lost them (an Apply that never returned), at one read each.
 func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
 	if opts.WithoutUninstall {
 		return nil
@@ -60,18 +62,25 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		return itemError(item, err)
 	}
 	var groups []DeletionGroup
+	var configured []*Desired
 	// A config that no longer parses must not block the deletion.
 	if cfg, err := ParseConfig(item.Config); err == nil {
 		groups = cfg.DeletionGroups
+		configured, _ = DecodeManifests(item.ID, cfg.Manifests)
 	}
-	if len(prev) == 0 {
+	if len(prev) == 0 && len(configured) == 0 {
 		return nil
 	}
 	clients, err := d.pool.Clients(item.Target)
 	if err != nil {
 		return itemError(item, err)
 	}
-	_, err = NewSession(clients, item.ID).Delete(ctx, prev, groups)
+	session := NewSession(clients, item.ID)
+	unrecorded, err := session.ownedUnrecorded(ctx, configured, prev)
+	if err != nil {
+		return itemError(item, err)
+	}
+	_, err = session.Delete(ctx, append(prev, unrecorded...), groups)
 	return itemError(item, err)
 }
 
