@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates docs/ from templates/, examples/ and the provider's schema,
+# offline: the schema comes from `tofu providers schema -json` run against
+# the provider built from this checkout through dev_overrides (OpenTofu's
+# schema includes provider functions, which Terraform 1.5 does not show).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+tools/testenv/install.sh tofu tfplugindocs >&2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/plugin" "$tmp/workspace"
+go build -o "$tmp/plugin/terraform-provider-landscaper" .
+
+cat > "$tmp/cli.tfrc" <<TFRC
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/landscaper-terraform/landscaper" = "$tmp/plugin"
+  }
+  direct {}
+}
+TFRC
+cat > "$tmp/workspace/main.tf" <<'TF'
+terraform {
+  required_providers {
+    landscaper = { source = "landscaper-terraform/landscaper" }
+  }
+}
+TF
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/workspace" providers schema -json > "$tmp/schema.raw.json"
+# tfplugindocs looks the provider up by its short name.
+sed 's#"registry.opentofu.org/landscaper-terraform/landscaper"#"landscaper"#' "$tmp/schema.raw.json" > "$tmp/schema.json"
+
+.tools/bin/tfplugindocs generate \
+  --provider-dir "$repo" \
+  --provider-name landscaper \
+  --rendered-provider-name Landscaper \
+  --providers-schema "$tmp/schema.json" \
+  --website-temp-dir "$tmp/website"
