@@ -111,7 +111,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"phase":      schema.StringAttribute{Computed: true, MarkdownDescription: "Phase after the last job, or `Drifted`."},
 					"last_error": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the item failed, if it did."},
 					"config_hash": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "SHA-256 of the item's rendered configuration and target; a change means the item is updated."},
+						MarkdownDescription: "Hash of the item's rendered configuration (SHA-256, first 128 bits); a change means the item is updated."},
 				}},
 			},
 		},

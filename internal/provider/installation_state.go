@@ -38,6 +38,9 @@ type deployItemRow struct {
 	Phase        string
 	LastError    string
 	ConfigHash   string
+	// Config is the rendered configuration, shown (sensitive) only by
+	// the landscaper_rendered_installation data source.
+	Config string
 }
 
 // toModel copies the outcome into the model, keeping the configuration.

@@ -47,6 +47,7 @@ var (
 		"target":       types.StringType,
 		"depends_on":   types.ListType{ElemType: types.StringType},
 		"config_hash":  types.StringType,
+		"config":       types.StringType,
 	}
 	pendingInstallationAttrTypes = map[string]attr.Type{
 		"installation": types.StringType,
@@ -98,7 +99,9 @@ func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.
 					"type":         computedString("Deploy item type."),
 					"target":       computedString("Target import it deploys to, e.g. `cluster` or `clusters[0]`."),
 					"depends_on":   schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Items it waits for."},
-					"config_hash":  computedString("SHA-256 of the rendered configuration, as `landscaper_installation.deploy_items` shows it."),
+					"config_hash":  computedString("Hash of the rendered configuration (SHA-256, first 128 bits), as `landscaper_installation.deploy_items` shows it."),
+					"config": schema.StringAttribute{Computed: true, Sensitive: true,
+						MarkdownDescription: "The rendered configuration (`spec.config` of the deploy item) as JSON. Sensitive: templates may put imported secrets into it."},
 				}}},
 			"subinstallations_pending": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Subinstallations that cannot be rendered before apply because they import exports " +
@@ -153,7 +156,8 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	rows := make([]deployItemRow, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn), ConfigHash: it.ConfigHash})
+			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn), ConfigHash: it.ConfigHash,
+			Config: string(it.Config)})
 	}
 	sortRows(rows)
 	m.DeployItems = renderedItemList(rows, &resp.Diagnostics)
@@ -223,6 +227,7 @@ func renderedItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List 
 			"installation": types.StringValue(r.Installation), "name": types.StringValue(r.Name),
 			"type": types.StringValue(r.Type), "target": types.StringValue(r.Target),
 			"depends_on": types.ListValueMust(types.StringType, deps), "config_hash": types.StringValue(r.ConfigHash),
+			"config": types.StringValue(r.Config),
 		})
 	}
 	return objectList(renderedItemAttrTypes, objs, diags)

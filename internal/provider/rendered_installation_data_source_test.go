@@ -47,7 +47,9 @@ func renderedItem(installation, name string, dependsOn ...string) knownvalue.Che
 		"type":         knownvalue.StringExact("landscaper.gardener.cloud/kubernetes-manifest"),
 		"target":       knownvalue.StringExact("cluster"),
 		"depends_on":   knownvalue.ListExact(deps),
-		"config_hash":  knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{16,}$`)),
+		"config_hash":  knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`)),
+		// The rendered ProviderConfiguration of a manifest deploy item.
+		"config": knownvalue.StringRegexp(regexp.MustCompile(`^\{.*"kind":"ProviderConfiguration".*"manifests":\[`)),
 	})
 }
 

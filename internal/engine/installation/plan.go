@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -33,6 +34,8 @@ type PlannedItem struct {
 	Target       *api.TargetSelector
 	DependsOn    []string
 	ConfigHash   string
+	// Config is the rendered configuration; it may hold secrets.
+	Config json.RawMessage
 }
 
 // UnknownInstallation says why an installation cannot be planned yet.
@@ -80,7 +83,7 @@ func (p *Plan) add(spec Spec, prev *snapshot.Installation) error {
 	for _, i := range dag.Order(nodes) {
 		t := rendered.DeployItems[i]
 		p.Items = append(p.Items, PlannedItem{ID: spec.Path + "/" + t.Name, Installation: spec.Path, Name: t.Name,
-			Type: t.Type, Target: t.Target, DependsOn: t.DependsOn, ConfigHash: snapshot.Hash(t.Config)})
+			Type: t.Type, Target: t.Target, DependsOn: t.DependsOn, ConfigHash: snapshot.Hash(t.Config), Config: t.Config})
 	}
 	r := &run{spec: spec, node: &snapshot.Installation{}}
 	if prev != nil {
