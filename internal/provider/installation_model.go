@@ -31,6 +31,8 @@ type installationModel struct {
 	JobID                  types.String   `tfsdk:"job_id"`
 	JobIDFinished          types.String   `tfsdk:"job_id_finished"`
 	Exports                types.Dynamic  `tfsdk:"exports"`
+	SensitiveExports       types.Set      `tfsdk:"sensitive_exports"`
+	SensitiveExportValues  types.Dynamic  `tfsdk:"sensitive_export_values"`
 	TargetExports          types.Map      `tfsdk:"target_exports"`
 	DeployItems            types.List     `tfsdk:"deploy_items"`
 }

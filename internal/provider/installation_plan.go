@@ -51,6 +51,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.JobID = types.StringUnknown()
 	plan.JobIDFinished = types.StringUnknown()
 	plan.Exports = types.DynamicUnknown()
+	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
 	if known {
 		plan.DeployItems = deployItemList(rendered.rows, &resp.Diagnostics)
@@ -173,6 +174,7 @@ func configEqual(a, b installationModel) bool {
 		{a.ComponentDescriptor, b.ComponentDescriptor}, {a.Imports, b.Imports},
 		{a.ImportDataMappings, b.ImportDataMappings}, {a.ExportDataMappings, b.ExportDataMappings},
 		{a.DeleteWithoutUninstall, b.DeleteWithoutUninstall}, {a.Timeouts, b.Timeouts},
+		{a.SensitiveExports, b.SensitiveExports},
 	}
 	for _, p := range pairs {
 		if !p[0].Equal(p[1]) {

@@ -95,6 +95,11 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "ID of the last job that finished; equal to `job_id` once the job is done."},
 			"exports": schema.DynamicAttribute{Computed: true,
 				MarkdownDescription: "The installation's data exports by name (after `export_data_mappings`), any type."},
+			"sensitive_exports": schema.SetAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Names of data exports that hold secrets. They are returned in `sensitive_export_values`, " +
+					"which Terraform never shows, instead of in `exports`."},
+			"sensitive_export_values": schema.DynamicAttribute{Computed: true, Sensitive: true,
+				MarkdownDescription: "The data exports named in `sensitive_exports`, by name."},
 			"target_exports": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
 				MarkdownDescription: "The installation's target exports by name, each a Target object as JSON, " +
 					"ready for another installation's `imports.targets`."},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -49,11 +50,17 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	m.Phase = types.StringValue(o.phase)
 	m.JobID = types.StringValue(o.jobID)
 	m.JobIDFinished = types.StringValue(o.jobIDFinished)
-	exports, err := dynamicValue(orEmpty(o.exports))
+	public, secret := splitExports(ctx, o.exports, m.SensitiveExports)
+	exports, err := dynamicValue(public)
 	if err != nil {
 		diags.AddError("Cannot Record Exports", err.Error())
 	}
 	m.Exports = exports
+	secretValues, err := dynamicValue(secret)
+	if err != nil {
+		diags.AddError("Cannot Record Exports", "sensitive exports could not be recorded")
+	}
+	m.SensitiveExportValues = secretValues
 	te, d := types.MapValueFrom(ctx, types.StringType, orEmptyStrings(o.targetExports))
 	diags.Append(d...)
 	m.TargetExports = te
@@ -61,11 +68,21 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	return m
 }
 
-func orEmpty(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
+// splitExports separates the exports named in sensitive_exports.
+func splitExports(ctx context.Context, exports map[string]any, names types.Set) (public, secret map[string]any) {
+	public, secret = map[string]any{}, map[string]any{}
+	var sensitive []string
+	if !names.IsNull() && !names.IsUnknown() {
+		_ = names.ElementsAs(ctx, &sensitive, false)
 	}
-	return m
+	for k, v := range exports {
+		if slices.Contains(sensitive, k) {
+			secret[k] = v
+		} else {
+			public[k] = v
+		}
+	}
+	return public, secret
 }
 
 func orEmptyStrings(m map[string]string) map[string]string {
