@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 )
 
 var (
@@ -45,20 +47,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	out, err := r.data.apply(ctx, plan, nil)
-	if out == nil { // nothing was deployed: the configuration could not even be read
-		addError(&resp.Diagnostics, "Cannot Install", err)
-		return
-	}
-	state := out.toModel(ctx, plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
-	if err != nil {
-		addError(&resp.Diagnostics, "Installation Failed", err)
-	}
+	r.runJob(ctx, plan, nil, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
@@ -73,19 +62,33 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
+	r.runJob(ctx, plan, prev, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics})
+}
+
+// jobOutput is where Create and Update record a job's outcome.
+type jobOutput struct {
+	state   *tfsdk.State
+	private interface {
+		SetKey(context.Context, string, []byte) diag.Diagnostics
+	}
+	diags *diag.Diagnostics
+}
+
+// runJob runs one install job bounded by timeout and records its outcome,
+// also when it failed: the state always says what is deployed.
+func (r *installationResource) runJob(ctx context.Context, plan installationModel, prev []byte, timeout time.Duration, out jobOutput) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-
-	out, err := r.data.apply(ctx, plan, prev)
-	if out == nil {
-		addError(&resp.Diagnostics, "Cannot Update Installation", err)
+	outcome, err := r.data.apply(ctx, plan, prev)
+	if outcome == nil { // nothing ran: the configuration could not even be read
+		addError(out.diags, "Cannot Install", err)
 		return
 	}
-	state := out.toModel(ctx, plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
+	state := outcome.toModel(ctx, plan, out.diags)
+	out.diags.Append(out.state.Set(ctx, &state)...)
+	out.diags.Append(out.private.SetKey(ctx, snapshotKey, outcome.snapshot)...)
 	if err != nil {
-		addError(&resp.Diagnostics, "Installation Failed", err)
+		addError(out.diags, "Installation Failed", err)
 	}
 }
 
