@@ -90,7 +90,7 @@ func testTimeout(t *testing.T, h Harness) {
 	}
 }
 
-// testInterrupt: cancelling Apply right after its first write returns
+// testInterrupt: canceling Apply right after its first write returns
 // promptly; the next Apply completes the item.
 func testInterrupt(t *testing.T, h Harness) {
 	f := newFixture(t, h)

@@ -178,8 +178,11 @@ func readExports(ctx context.Context, session *manifest.Session, ch *chart.Chart
 			return nil, invalid(fmt.Errorf("export %q: %w", e.Key, err))
 		}
 		v, found, err := manifest.LookupJSONPath(map[string]any{"Values": map[string]any(vals)}, e.JSONPath)
-		if err != nil || !found {
-			return nil, invalid(fmt.Errorf("export %q: no value at %s (%v)", e.Key, e.JSONPath, err))
+		if err != nil {
+			return nil, invalid(fmt.Errorf("export %q: %w", e.Key, err))
+		}
+		if !found {
+			return nil, invalid(fmt.Errorf("export %q: the values have nothing at %s", e.Key, e.JSONPath))
 		}
 		out[e.Key] = v
 	}

@@ -135,8 +135,8 @@ func (r *releaser) classify(op string, err error) error {
 	return wrapped
 }
 
-// releaseLocks serialises the Helm actions on one release. An action keeps
-// running after its caller's context ends (Helm cannot be cancelled half
+// releaseLocks serializes the Helm actions on one release. An action keeps
+// running after its caller's context ends (Helm cannot be canceled half
 // way without leaving a pending release), so the next Apply or Delete of
 // the same release waits for it instead of racing it.
 type releaseLocks struct {

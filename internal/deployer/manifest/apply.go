@@ -156,7 +156,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	return nil
 }
 
-// checkOwner decides about an existing object: an object labelled by
+// checkOwner decides about an existing object: an object labeled by
 // another deploy item is skipped under policy fallback and is an error
 // otherwise, so that no item silently takes over another's object.
 func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip bool, err error) {

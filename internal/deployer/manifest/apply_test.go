@@ -95,7 +95,7 @@ func TestApply_FieldRemovedFromManifest(t *testing.T) {
 }
 
 // TestApply_SecretStringDataIsNoOp: a Secret written with stringData is
-// recognised as unchanged on the next apply.
+// recognized as unchanged on the next apply.
 func TestApply_SecretStringDataIsNoOp(t *testing.T) {
 	ns := localcluster.Namespace(t)
 	it := newItem(t, "secret")

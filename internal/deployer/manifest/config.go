@@ -55,7 +55,7 @@ type Policy string
 const (
 	// PolicyManage creates, updates and deletes the object.
 	PolicyManage Policy = "manage"
-	// PolicyFallback is manage, except that an object labelled by another
+	// PolicyFallback is manage, except that an object labeled by another
 	// deploy item is left alone.
 	PolicyFallback Policy = "fallback"
 	// PolicyKeep creates and updates but never deletes.

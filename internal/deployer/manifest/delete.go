@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -22,7 +23,7 @@ var defaultDeletionGroups = []DeletionGroup{
 
 // Delete removes the managed resources group by group, waiting until each
 // group is gone. Objects with policy keep or ignore stay; under fallback
-// only objects still labelled by this item are deleted. It returns the
+// only objects still labeled by this item are deleted. It returns the
 // managed resources that still exist.
 func (s *Session) Delete(ctx context.Context, managed []ManagedResource, groups []DeletionGroup) ([]ManagedResource, error) {
 	status := &lockedStatus{set: newStatusSet(managed)}
@@ -167,8 +168,11 @@ func (s *Session) deleteGroup(ctx context.Context, members []ManagedResource, g 
 func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) error {
 	ref := r.Resource
 	client, _, err := s.resourceFor(ref)
-	if err != nil {
+	if meta.IsNoMatchError(err) {
 		return nil // the kind no longer exists, neither does the object
+	}
+	if err != nil {
+		return err
 	}
 	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {

@@ -35,7 +35,7 @@ func TestDelete_DeletionGroups(t *testing.T) {
 	}
 }
 
-// TestDelete_WithoutStatus: objects the item labelled are deleted even
+// TestDelete_WithoutStatus: objects the item labeled are deleted even
 // when the status that recorded them was lost; others' objects are not.
 func TestDelete_WithoutStatus(t *testing.T) {
 	ns := localcluster.Namespace(t)
@@ -47,7 +47,7 @@ func TestDelete_WithoutStatus(t *testing.T) {
 	it.status = nil
 	it.mustDelete(cfg)
 	if dataOf(t, ns, "mine") != nil {
-		t.Error("an object labelled by the item survived Delete without status")
+		t.Error("an object labeled by the item survived Delete without status")
 	}
 	if dataOf(t, ns, "not-mine") == nil {
 		t.Error("Delete removed another item's object")

@@ -36,7 +36,7 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 			return deployer.DriftReport{}, fmt.Errorf("%s: %w", r.Resource, err)
 		}
 		if owner := live.GetLabels()[OwnerLabel]; owner != s.owner {
-			return drifted("%s is no longer labelled as owned by this deploy item", r.Resource), nil
+			return drifted("%s is no longer labeled as owned by this deploy item", r.Resource), nil
 		}
 		if r.Policy == PolicyImmutable {
 			continue

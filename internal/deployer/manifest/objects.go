@@ -41,7 +41,7 @@ func fieldManager(itemID string) string {
 type Desired struct {
 	Object *unstructured.Unstructured
 	Spec   Manifest
-	// Hash identifies the manifest as written (after labelling), so that a
+	// Hash identifies the manifest as written (after labeling), so that a
 	// changed manifest is re-applied even when the cluster already holds
 	// every value it sets (e.g. when a field was removed from it).
 	Hash string
@@ -67,7 +67,7 @@ func keyOf(r ObjectRef) key {
 // DecodeManifests turns the configured manifests into objects: *List kinds
 // are expanded into their items (which inherit the policy and hooks),
 // Secret stringData is folded into data (the API server does the same, so
-// comparing with the live object works), and every object is labelled
+// comparing with the live object works), and every object is labeled
 // with its owner. Namespaces are defaulted later, once the scope is known.
 func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 	var out []*Desired
