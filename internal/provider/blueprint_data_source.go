@@ -203,7 +203,7 @@ func executionRows(s blueprint.Spec) []map[string]attr.Value {
 	} {
 		for _, e := range stage.execs {
 			rows = append(rows, map[string]attr.Value{
-				"stage": types.StringValue(stage.name), "name": types.StringValue(e.Name), "type": types.StringValue(string(e.Type)),
+				"stage": types.StringValue(stage.name), "name": types.StringValue(e.Name), "type": types.StringValue(e.Type),
 			})
 		}
 	}

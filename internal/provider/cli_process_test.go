@@ -38,7 +38,7 @@ var providerBinary = sync.OnceValues(func() (string, error) {
 	}
 	out, err := exec.Command("go", "build", "-C", root, "-o", filepath.Join(dir, "terraform-provider-landscaper"), ".").CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("building the provider: %v\n%s", err, out)
+		return "", fmt.Errorf("building the provider: %w\n%s", err, out)
 	}
 	return dir, nil
 })

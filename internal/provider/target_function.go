@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -111,11 +112,13 @@ func decodeTarget(in string) (types.Object, error) {
 
 // jsonErrorKind describes a decoding error without the offending bytes.
 func jsonErrorKind(err error) string {
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		return fmt.Sprintf("syntax error at offset %d", e.Offset)
-	case *json.UnmarshalTypeError:
-		return fmt.Sprintf("%s must not be a JSON %s", orTop(e.Field), e.Value)
+	var syntaxErr *json.SyntaxError
+	if errors.As(err, &syntaxErr) {
+		return fmt.Sprintf("syntax error at offset %d", syntaxErr.Offset)
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return fmt.Sprintf("%s must not be a JSON %s", orTop(typeErr.Field), typeErr.Value)
 	}
 	return "malformed JSON"
 }
