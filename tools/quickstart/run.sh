@@ -34,8 +34,12 @@ echo
 echo "== terraform output"
 "$terraform" output -no-color
 echo
-echo "== deployed to the local cluster (kubectl --kubeconfig $kubeconfig)"
-kubectl --kubeconfig "$kubeconfig" get namespace quickstart
-kubectl --kubeconfig "$kubeconfig" get deployment,service,configmap -n quickstart
+if command -v kubectl >/dev/null; then
+  echo "== deployed to the local cluster (kubectl --kubeconfig $kubeconfig)"
+  kubectl --kubeconfig "$kubeconfig" get namespace quickstart
+  kubectl --kubeconfig "$kubeconfig" get deployment,service,configmap -n quickstart
+else
+  echo "(install kubectl to look at the cluster: kubectl --kubeconfig $kubeconfig get all -n quickstart)"
+fi
 echo
 echo "Destroy with: TF_CLI_CONFIG_FILE=$cli_config $terraform -chdir=examples/quickstart destroy -auto-approve -var kubeconfig_path=$kubeconfig"
