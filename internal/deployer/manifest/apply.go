@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,6 +23,8 @@ type Plan struct {
 	Exports   []Export
 	// DeletionGroups order the deletion of objects dropped from the plan.
 	DeletionGroups []DeletionGroup
+	// DeleteTimeout bounds that deletion; 0 means ctx alone bounds it.
+	DeleteTimeout time.Duration
 }
 
 // Apply makes the cluster hold plan.Objects, deletes what prev records but
@@ -74,7 +77,13 @@ func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) 
 			dropped = append(dropped, r)
 		}
 	}
-	if err := s.deleteManaged(ctx, dropped, plan.DeletionGroups, status); err != nil {
+	deleteCtx, cancel := ctx, context.CancelFunc(func() {})
+	if plan.DeleteTimeout > 0 {
+		deleteCtx, cancel = context.WithTimeout(ctx, plan.DeleteTimeout)
+	}
+	err = s.deleteManaged(deleteCtx, dropped, plan.DeletionGroups, status)
+	cancel()
+	if err != nil {
 		return status.list(), nil, fmt.Errorf("deleting objects no longer in the configuration: %w", err)
 	}
 

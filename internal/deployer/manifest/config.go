@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +28,8 @@ type ProviderConfiguration struct {
 	DeletionGroupsDuringUpdate []DeletionGroup      `json:"deletionGroupsDuringUpdate,omitempty"`
 	ContinuousReconcile        json.RawMessage      `json:"continuousReconcile,omitempty"`
 	Kubeconfig                 string               `json:"kubeconfig,omitempty"`
-	// DeleteTimeout bounds the wait for deleted objects to disappear
-	// (default 180s, "none" waits as long as the context allows).
+	// DeleteTimeout bounds a deletion (of the item or of objects dropped
+	// from it); unset or "none", the deploy item's own timeout bounds it.
 	DeleteTimeout *api.Duration `json:"deleteTimeout,omitempty"`
 }
 
@@ -269,6 +270,14 @@ func validateGroups(field string, groups []DeletionGroup) error {
 		}
 	}
 	return nil
+}
+
+// deleteContext bounds ctx by the configured deleteTimeout.
+func (c *ProviderConfiguration) deleteContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c == nil || c.DeleteTimeout == nil || c.DeleteTimeout.Effective() == 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, c.DeleteTimeout.Effective())
 }
 
 func invalid(err error) error { return failure.NewTerminal("InvalidConfig", err) }

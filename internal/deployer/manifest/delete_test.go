@@ -2,9 +2,14 @@ package manifest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
@@ -51,5 +56,29 @@ func TestDelete_WithoutStatus(t *testing.T) {
 	}
 	if dataOf(t, ns, "not-mine") == nil {
 		t.Error("Delete removed another item's object")
+	}
+}
+
+// TestDelete_DeleteTimeout: deleteTimeout bounds the wait for an object
+// that cannot go (a finalizer nobody removes), and the error names it.
+func TestDelete_DeleteTimeout(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	it := newItem(t, "stuck-delete")
+	held := cm(ns, "held", map[string]any{"v": "1"})
+	held["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"}
+	cfg := config(t, []map[string]any{entry("manage", held)}, map[string]any{"deleteTimeout": "1s"})
+	it.mustApply(cfg)
+	t.Cleanup(func() {
+		_, _ = dyn(t).Resource(configMaps).Namespace(ns).Patch(context.Background(), "held", types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	started := time.Now()
+	err := it.d.Delete(ctx, it.di(cfg), deployer.DeleteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "ConfigMap "+ns+"/held still exists") {
+		t.Fatalf("Delete = %v, want a timeout naming the ConfigMap", err)
+	}
+	if took := time.Since(started); took > 10*time.Second {
+		t.Fatalf("Delete took %s with deleteTimeout 1s", took)
 	}
 }

@@ -43,6 +43,9 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 		return keep, itemError(item, err)
 	}
 	plan := Plan{Objects: objs, Strategy: cfg.UpdateStrategy, Readiness: cfg.ReadinessChecks, DeletionGroups: cfg.DeletionGroupsDuringUpdate}
+	if cfg.DeleteTimeout != nil {
+		plan.DeleteTimeout = cfg.DeleteTimeout.Effective()
+	}
 	if cfg.Exports != nil {
 		plan.Exports = cfg.Exports.Exports
 	}
@@ -64,10 +67,15 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	var groups []DeletionGroup
 	var configured []*Desired
 	// A config that no longer parses must not block the deletion.
-	if cfg, err := ParseConfig(item.Config); err == nil {
+	cfg, err := ParseConfig(item.Config)
+	if err == nil {
 		groups = cfg.DeletionGroups
 		configured, _ = DecodeManifests(item.ID, cfg.Manifests)
+	} else {
+		cfg = nil
 	}
+	ctx, cancel := cfg.deleteContext(ctx)
+	defer cancel()
 	if len(prev) == 0 && len(configured) == 0 {
 		return nil
 	}
