@@ -109,7 +109,7 @@ func (c *Cluster) startControlPlane(etcdPath, apiServerPath string, port int) er
 	c.logs = append(c.logs, apiLog)
 	apiServer := &envtest.APIServer{Path: apiServerPath, Out: apiLog, Err: apiLog}
 	if port != 0 {
-		apiServer.SecureServing.ListenAddr = envtest.ListenAddr{Address: "127.0.0.1", Port: strconv.Itoa(port)}
+		apiServer.ListenAddr = envtest.ListenAddr{Address: "127.0.0.1", Port: strconv.Itoa(port)}
 	}
 	c.env = &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{

@@ -19,7 +19,7 @@ type componentSpec struct {
 	args []string
 }
 
-// componentSpecs are the flags verified in /work/shared/testenv.md: secure
+// componentSpecs start from the team's verified recipe: secure
 // ports off so that no fixed port can collide, no leader election because
 // there is only one of each, and no service-account token controller because
 // envtest's API server runs without the ServiceAccount admission plugin.
@@ -35,11 +35,18 @@ func componentSpecs(kubeconfig, controllerManager, scheduler, kwok string) []com
 		{name: "kube-controller-manager", path: controllerManager, args: append(append([]string{}, auth...),
 			"--controllers=*,-serviceaccount-token",
 			"--use-service-account-credentials=false",
+			// On a loaded 2-core machine kwok's heartbeats can come late; the
+			// default 40s grace made the node flap to NotReady (and tainted
+			// unreachable) for seconds every minute.
+			"--node-monitor-grace-period=3m",
 		)},
 		{name: "kube-scheduler", path: scheduler, args: append([]string{}, auth...)},
 		{name: "kwok", path: kwok, args: []string{
 			"--kubeconfig=" + kubeconfig,
 			"--manage-all-nodes=true",
+			// Renew a node lease, as a kubelet does, so the node's liveness
+			// does not hang on the rarer status updates alone.
+			"--node-lease-duration-seconds=40",
 		}},
 	}
 }

@@ -42,8 +42,8 @@ func stop(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || !isSupervisor(pid) {
+	pid, ok := supervisorPID(data)
+	if !ok {
 		cleanup()
 		return notRunning + " (removed a stale pid file)", nil
 	}
@@ -70,6 +70,13 @@ func stop(root string) (string, error) {
 		return fmt.Sprintf("local cluster did not stop within %s and was killed", stopTimeout), nil
 	}
 	return "local cluster stopped", nil
+}
+
+// supervisorPID reads a pid file; a garbled one is as stale as one naming a
+// process that ended.
+func supervisorPID(data []byte) (int, bool) {
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid, err == nil && isSupervisor(pid)
 }
 
 // isSupervisor guards against a pid that was reused by an unrelated process.

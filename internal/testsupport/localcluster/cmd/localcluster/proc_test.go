@@ -33,7 +33,7 @@ func TestAlive_ExitedProcess(t *testing.T) {
 	}
 }
 
-// TestIsSupervisor_OtherProcess proves that a reused pid of another program is never signalled.
+// TestIsSupervisor_OtherProcess proves that a reused pid of another program is never stopped.
 func TestIsSupervisor_OtherProcess(t *testing.T) {
 	if isSupervisor(os.Getpid()) {
 		t.Errorf("isSupervisor(test binary) = true")
