@@ -47,6 +47,7 @@ func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) 
 		d.Hash = hashObject(d.Object, d.Spec)
 		switch {
 		case d.Spec.Policy == PolicyIgnore:
+			status.remove(d.Ref()) // ignored from now on: never updated, never deleted
 		case isCRD(d.Object):
 			crds = append(crds, d)
 		case !mappings[d].Namespaced:

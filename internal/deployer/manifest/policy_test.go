@@ -37,7 +37,7 @@ func TestApply_OwnedByOtherItem(t *testing.T) {
 
 // TestApply_PoliciesOnDropAndDelete: dropped manage objects are deleted,
 // keep objects stay, ignore objects are never created, immutable objects
-// are never updated.
+// are never updated, and an object switched to ignore is forgotten.
 func TestApply_PoliciesOnDropAndDelete(t *testing.T) {
 	ns := localcluster.Namespace(t)
 	it := newItem(t, "policies")
@@ -66,9 +66,21 @@ func TestApply_PoliciesOnDropAndDelete(t *testing.T) {
 	if d := dataOf(t, ns, "frozen"); d["v"] != "1" {
 		t.Errorf("an immutable object was updated: %v", d)
 	}
-	it.mustDelete(v2)
-	if dataOf(t, ns, "managed") != nil || dataOf(t, ns, "frozen") != nil {
-		t.Error("Delete left managed or immutable objects")
+	// Switching an object to ignore forgets it: Delete leaves it.
+	v3 := config(t, []map[string]any{
+		entry("ignore", cm(ns, "managed", map[string]any{"v": "3"})),
+		entry("immutable", cm(ns, "frozen", map[string]any{"v": "2"})),
+	}, nil)
+	it.mustApply(v3)
+	if d := dataOf(t, ns, "managed"); d["v"] != "2" {
+		t.Errorf("an ignored object was updated: %v", d)
+	}
+	it.mustDelete(v3)
+	if dataOf(t, ns, "frozen") != nil {
+		t.Error("Delete left an immutable object")
+	}
+	if dataOf(t, ns, "managed") == nil {
+		t.Error("Delete removed an object switched to ignore")
 	}
 	if dataOf(t, ns, "kept") == nil {
 		t.Error("Delete removed a keep object")
