@@ -5,8 +5,10 @@
 #
 #   tools/bench/run.sh [chain|helm|requests|all]     (default: all)
 #
-#   chain     the floor (one landscaper_target, no cluster work), then workload A: one installation, 20 ConfigMap deploy items chained
-#             with dependsOn; times `terraform apply` (create) and
+#   chain     the floor (one landscaper_target, no cluster work: what any
+#             terraform command costs here), then workload A: one
+#             installation, 20 ConfigMap deploy items chained with
+#             dependsOn. Times `terraform apply` (create) and
 #             `terraform destroy` (delete) separately, RUNS times each.
 #   helm      workload B: a Helm release of a 2-replica Deployment, waited
 #             for until ready; times create (and destroy), and reads how
@@ -62,9 +64,10 @@ namespaces=()
 workdirs=()
 
 # cleanup destroys whatever a workload left (also after a failure or ^C)
-# and deletes the namespaces, so the cluster is as it was.
+# and deletes the namespaces, so the cluster is as it was. After a failure
+# the work folder stays, for its terraform.log.
 cleanup() {
-	local dir ns
+	local rc=$? dir ns
 	for dir in "${workdirs[@]}"; do
 		if [ -s "$dir/terraform.tfstate" ] && grep -q '"resources": \[$' "$dir/terraform.tfstate"; then
 			"$terraform" -chdir="$dir" destroy -auto-approve -input=false -no-color >/dev/null ||
@@ -74,12 +77,16 @@ cleanup() {
 	for ns in "${namespaces[@]}"; do
 		kc delete namespace "$ns" --ignore-not-found --wait=false >/dev/null || true
 	done
-	rm -rf "$work"
+	if ((rc == 0)); then
+		rm -rf "$work"
+	else
+		echo "failed; kept $work" >&2
+	fi
 }
 trap cleanup EXIT
 
-# workload NAME -> prints the path of a fresh copy of tools/bench/workloads/NAME
-# bound to a new namespace.
+# workload NAME: sets WORKDIR to a fresh copy of tools/bench/workloads/NAME
+# bound to a new namespace (NAMESPACE).
 workload() {
 	local name=$1 ns="bench-$1-$run_id-${RANDOM}" dir="$work/$1-${#workdirs[@]}"
 	kc create namespace "$ns" >/dev/null
@@ -125,8 +132,9 @@ timed_pairs() {
 		tf apply -auto-approve || ok=0
 		if ((ok == 0)); then
 			FAILED=$((FAILED + 1))
-			echo "run $i of $WORKDIR: terraform apply failed after $(elapsed "$t") s: $(grep -m1 -o 'is not ready: .*' "$work/terraform.log" || echo 'see log')" >&2
-			((FAILED < 3)) || { echo "three failed runs; log: $work/terraform.log" >&2; exit 1; }
+			cp "$work/terraform.log" "$work/failed-$FAILED.log"
+			echo "run $i of $WORKDIR: terraform apply failed after $(elapsed "$t") s: $(grep -m1 -o 'is not ready: .*' "$work/terraform.log" || echo "see $work/failed-$FAILED.log")" >&2
+			((FAILED < 3)) || { echo "three failed runs" >&2; exit 1; }
 			tf destroy -auto-approve
 			continue
 		fi
