@@ -28,6 +28,10 @@ for check in "${checks[@]}"; do
   fi
 done
 
+# Stopped here rather than by the trap so that the summary stays the last output.
+make --no-print-directory cluster-down
+trap 'rm -f "$log"' EXIT
+
 echo
 echo "==> summary"
 printf '%s\n' "${results[@]}"
