@@ -23,14 +23,21 @@ const (
 // description is part of the error, so a timeout says what was not ready.
 func poll(ctx context.Context, what string, check func(context.Context) (pending string, err error)) error {
 	interval, start := pollFirst, time.Now()
+	lastPending := ""
 	for {
 		pending, err := check(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
+				// The deadline hit during a check: say what was still
+				// missing at the last complete one.
+				if lastPending != "" {
+					return fmt.Errorf("%s: %s: %w", what, lastPending, ctx.Err())
+				}
 				return fmt.Errorf("%s: %w", what, ctx.Err())
 			}
 			return err
 		}
+		lastPending = pending
 		if pending == "" {
 			return nil
 		}
