@@ -84,7 +84,7 @@ func newSpiff(files fs.FS, comp componentArg, values map[string]any) (spiffing.S
 		}
 		sp = sp.WithFileSystem(vfsys).WithMode(spiffing.MODE_FILE_ACCESS)
 	}
-	normalized, _ := NormalizeForSpiff(map[string]any(values)).(map[string]any)
+	normalized, _ := NormalizeForSpiff(values).(map[string]any)
 	return sp.WithValues(normalized)
 }
 

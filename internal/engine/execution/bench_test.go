@@ -37,10 +37,10 @@ func benchmarkDAGEfficiency(b *testing.B, delay time.Duration) {
 			chain = append(chain, item(name, cfg, fmt.Sprintf("i%03d", i-1)))
 		}
 		fan = append(fan, item(name, cfg))
-		switch {
-		case i == 0:
+		switch i {
+		case 0:
 			diamond = append(diamond, item(name, cfg))
-		case i == n-1:
+		case n - 1:
 			var mids []string
 			for k := 1; k < n-1; k++ {
 				mids = append(mids, fmt.Sprintf("i%03d", k))

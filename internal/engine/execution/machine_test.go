@@ -54,7 +54,11 @@ func TestInstallMachine_Transitions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []api.ExecutionPhase
 			m := installMachine(tt.script, fastBackoff, func(_, to api.ExecutionPhase) { got = append(got, to) })
-			m.Run(context.Background(), api.ExecutionPhaseInit)
+			// The flow's error is the step's own; the rule is about phases.
+			final, _ := m.Run(context.Background(), api.ExecutionPhaseInit)
+			if len(tt.want) > 0 && final != tt.want[len(tt.want)-1] {
+				t.Fatalf("%s: ended in %s, want %s", tt.rule, final, tt.want[len(tt.want)-1])
+			}
 			if len(got) != len(tt.want) {
 				t.Fatalf("%s: transitions %v, want %v", tt.rule, got, tt.want)
 			}

@@ -66,7 +66,11 @@ func TestInstallMachine_Transitions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []api.InstallationPhase
 			m := installMachine(tt.script, fast, func(_, to api.InstallationPhase) { got = append(got, to) })
-			m.Run(context.Background(), api.InstallationPhaseInit)
+			// The flow's error is the step's own; the rule is about phases.
+			final, _ := m.Run(context.Background(), api.InstallationPhaseInit)
+			if len(tt.want) > 0 && final != tt.want[len(tt.want)-1] {
+				t.Fatalf("%s: ended in %s, want %s", tt.rule, final, tt.want[len(tt.want)-1])
+			}
 			if len(got) != len(tt.want) {
 				t.Fatalf("%s: %v, want %v", tt.rule, got, tt.want)
 			}
