@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -105,6 +106,9 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	}
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
 	out := outcomeOf(snap)
+	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint); err != nil {
+		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
+	}
 	if jobErr == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
 		jobErr = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
 	}

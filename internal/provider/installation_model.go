@@ -27,6 +27,7 @@ type installationModel struct {
 	ExportDataMappings     types.Dynamic  `tfsdk:"export_data_mappings"`
 	DeleteWithoutUninstall types.Bool     `tfsdk:"delete_without_uninstall"`
 	Timeouts               timeouts.Value `tfsdk:"timeouts"`
+	BlueprintDigest        types.String   `tfsdk:"blueprint_digest"`
 	Phase                  types.String   `tfsdk:"phase"`
 	JobID                  types.String   `tfsdk:"job_id"`
 	JobIDFinished          types.String   `tfsdk:"job_id_finished"`

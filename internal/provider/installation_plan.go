@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -44,10 +45,15 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
-	if state != nil && configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) {
+	if state != nil && configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) &&
+		state.BlueprintDigest.ValueString() == rendered.digest {
 		return // nothing to do: keep every computed value as it is
 	}
 	plan.Phase = types.StringValue(string(api.InstallationPhaseSucceeded))
+	plan.BlueprintDigest = types.StringUnknown()
+	if rendered.known {
+		plan.BlueprintDigest = types.StringValue(rendered.digest)
+	}
 	plan.JobID = types.StringUnknown()
 	plan.JobIDFinished = types.StringUnknown()
 	plan.Exports = types.DynamicUnknown()
@@ -71,6 +77,8 @@ type plannedItems struct {
 	// unknownPaths are subinstallations that import exports of their
 	// siblings, which exist only after apply; their items are not in rows.
 	unknownPaths []string
+	// digest is blueprintDigest of the root blueprint.
+	digest string
 }
 
 // matches reports whether the state's deploy items are what the plan
@@ -128,7 +136,12 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
 		return plannedItems{}
 	}
-	out := plannedItems{known: true}
+	digest, err := blueprintDigest(spec.Blueprint)
+	if err != nil {
+		addError(diags, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
+		return plannedItems{}
+	}
+	out := plannedItems{known: true, digest: digest}
 	for _, u := range p.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}

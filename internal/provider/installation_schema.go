@@ -87,6 +87,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "On destroy, forget the installation but leave everything it deployed in the clusters " +
 					"(Landscaper's `delete-without-uninstall` annotation)."},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, Read: true}),
+			"blueprint_digest": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "SHA-256 over the blueprint's files. An edit of the blueprint that changes no deploy item " +
+					"(an export template, a schema) changes it, so the next apply runs a job."},
 			"phase": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Phase of the installation after the last job: `Succeeded`, `Failed` or `DeleteFailed`."},
 			"job_id": schema.StringAttribute{Computed: true,

@@ -20,13 +20,16 @@ const driftedPhase = "Drifted"
 
 // installationOutcome is what a job leaves behind, in Terraform's terms.
 type installationOutcome struct {
-	snapshot      []byte
-	phase         string
-	jobID         string
-	jobIDFinished string
-	exports       map[string]any
-	targetExports map[string]string
-	items         []deployItemRow
+	snapshot []byte
+	// blueprintDigest is blueprintDigest of what the job rendered; "" when
+	// the job could not load the blueprint.
+	blueprintDigest string
+	phase           string
+	jobID           string
+	jobIDFinished   string
+	exports         map[string]any
+	targetExports   map[string]string
+	items           []deployItemRow
 }
 
 // deployItemRow is one element of deploy_items.
@@ -47,6 +50,7 @@ type deployItemRow struct {
 // toModel copies the outcome into the model, keeping the configuration.
 func (o *installationOutcome) toModel(ctx context.Context, m installationModel, diags *diag.Diagnostics) installationModel {
 	m.ID = types.StringValue(m.Namespace.ValueString() + "/" + m.Name.ValueString())
+	m.BlueprintDigest = types.StringValue(o.blueprintDigest)
 	m.Phase = types.StringValue(o.phase)
 	m.JobID = types.StringValue(o.jobID)
 	m.JobIDFinished = types.StringValue(o.jobIDFinished)
