@@ -85,24 +85,19 @@ type plannedItems struct {
 // expects: the rendered ones equal, and those of installations that could
 // not be rendered all succeeded.
 func (p plannedItems) matches(ctx context.Context, state types.List) bool {
-	if len(p.unknownPaths) == 0 {
-		return rowsEqual(ctx, p.rows, state)
-	}
-	var models []deployItemRowModel
-	if state.IsNull() || state.IsUnknown() || state.ElementsAs(ctx, &models, false).HasError() {
+	rows, ok := stateRows(ctx, state)
+	if !ok {
 		return false
 	}
 	var renderable []deployItemRow
-	for _, m := range models {
-		r := m.row(ctx)
+	for _, r := range rows {
 		if !p.coversUnknown(r.Installation) {
 			renderable = append(renderable, r)
 		} else if r.Phase != string(api.DeployItemPhaseSucceeded) || r.LastError != "" {
 			return false
 		}
 	}
-	l := deployItemList(renderable, &diag.Diagnostics{})
-	return rowsEqual(ctx, p.rows, l)
+	return slices.EqualFunc(p.rows, renderable, sameRow)
 }
 
 func (p plannedItems) coversUnknown(installation string) bool {
@@ -197,22 +192,9 @@ func configEqual(a, b installationModel) bool {
 	return true
 }
 
-// rowsEqual compares planned rows with the deploy_items in state.
-func rowsEqual(ctx context.Context, rows []deployItemRow, state types.List) bool {
-	if state.IsNull() || state.IsUnknown() {
-		return false
-	}
-	var models []deployItemRowModel
-	if d := state.ElementsAs(ctx, &models, false); d.HasError() || len(models) != len(rows) {
-		return false
-	}
-	for i, m := range models {
-		s, p := m.row(ctx), rows[i]
-		if s.Installation != p.Installation || s.Name != p.Name || s.Type != p.Type || s.Target != p.Target ||
-			!slices.Equal(s.DependsOn, p.DependsOn) || s.Phase != p.Phase || s.LastError != p.LastError ||
-			s.ConfigHash != p.ConfigHash {
-			return false
-		}
-	}
-	return true
+// sameRow compares a planned deploy item with one from state.
+func sameRow(p, s deployItemRow) bool {
+	return s.Installation == p.Installation && s.Name == p.Name && s.Type == p.Type && s.Target == p.Target &&
+		slices.Equal(s.DependsOn, p.DependsOn) && s.Phase == p.Phase && s.LastError == p.LastError &&
+		s.ConfigHash == p.ConfigHash
 }

@@ -125,14 +125,16 @@ func deployItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
 // markDrifted sets phase "Drifted" on the deploy items named in drifted
 // (keys are "<installation>/<name>").
 func markDrifted(ctx context.Context, m *installationModel, drifted map[string]string, diags *diag.Diagnostics) {
-	var rows []deployItemRowModel
-	diags.Append(m.DeployItems.ElementsAs(ctx, &rows, false)...)
-	if diags.HasError() {
+	if m.DeployItems.IsNull() {
+		return // no deploy items recorded: nothing to mark
+	}
+	rows, ok := stateRows(ctx, m.DeployItems)
+	if !ok {
+		diags.AddError("Cannot Record Drift", "deploy_items in state could not be read")
 		return
 	}
 	out := make([]deployItemRow, 0, len(rows))
-	for _, r := range rows {
-		row := r.row(ctx)
+	for _, row := range rows {
 		if reason, ok := drifted[row.Installation+"/"+row.Name]; ok {
 			row.Phase = driftedPhase
 			row.LastError = reason
@@ -154,12 +156,24 @@ type deployItemRowModel struct {
 	ConfigHash   types.String `tfsdk:"config_hash"`
 }
 
-func (r deployItemRowModel) row(context.Context) deployItemRow {
-	return deployItemRow{
-		Installation: r.Installation.ValueString(), Name: r.Name.ValueString(), Type: r.Type.ValueString(),
-		Target: r.Target.ValueString(), DependsOn: r.DependsOn, Phase: r.Phase.ValueString(),
-		LastError: r.LastError.ValueString(), ConfigHash: r.ConfigHash.ValueString(),
+// stateRows decodes deploy_items; false when it is null, unknown or unreadable.
+func stateRows(ctx context.Context, l types.List) ([]deployItemRow, bool) {
+	if l.IsNull() || l.IsUnknown() {
+		return nil, false
 	}
+	var models []deployItemRowModel
+	if l.ElementsAs(ctx, &models, false).HasError() {
+		return nil, false
+	}
+	rows := make([]deployItemRow, 0, len(models))
+	for _, r := range models {
+		rows = append(rows, deployItemRow{
+			Installation: r.Installation.ValueString(), Name: r.Name.ValueString(), Type: r.Type.ValueString(),
+			Target: r.Target.ValueString(), DependsOn: r.DependsOn, Phase: r.Phase.ValueString(),
+			LastError: r.LastError.ValueString(), ConfigHash: r.ConfigHash.ValueString(),
+		})
+	}
+	return rows, true
 }
 
 // asInputError finds the attribute an error is about, if any.
