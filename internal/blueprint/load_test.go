@@ -102,7 +102,7 @@ func TestLoad_Invalid(t *testing.T) {
 		"neither":                    {"imports: [{name: a}]", "either schema or targetType must be set"},
 		"unknown type":               {"imports: [{name: a, type: blob, schema: {}}]", `"blob" is not one of`},
 		"conditional under required": {"imports: [{name: a, schema: {}, imports: [{name: b, schema: {}}]}]", "optional (required: false) parent"},
-		"execution without name":     {"deployExecutions: [{type: GoTemplate, template: x}]", "deployExecutions[0].name"},
+		"executions with one name":   {"deployExecutions: [{name: a, type: GoTemplate, template: x}, {name: a, type: GoTemplate, template: y}]", "deployExecutions[1]: duplicate execution name"},
 		"export duplicate":           {"exports: [{name: a, schema: {}}, {name: a, schema: {}}]", `duplicate export name "a"`},
 		"subinstallation both":       {"subinstallations: [{file: a.yaml, name: x}]", "not both"},
 		"subinstallation blueprint":  {"subinstallations: [{name: x}]", "exactly one of ref and filesystem"},

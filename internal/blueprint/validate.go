@@ -105,10 +105,9 @@ func validateExecutions(list string, execs []template.Execution) []error {
 	names := map[string]bool{}
 	for i, e := range execs {
 		p := fmt.Sprintf("%s[%d]", list, i)
-		switch {
-		case e.Name == "":
-			errs = append(errs, fmt.Errorf("%s.name: must be set", p))
-		case names[e.Name]:
+		// Landscaper's controller renders executions without a name (they
+		// share one state key); only named ones must be unique.
+		if e.Name != "" && names[e.Name] {
 			errs = append(errs, fmt.Errorf("%s: duplicate execution name %q", p, e.Name))
 		}
 		names[e.Name] = true

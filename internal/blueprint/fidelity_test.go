@@ -1,0 +1,10 @@
+package blueprint
+
+import "testing"
+
+// Golden suites for behaviour that must match Landscaper's controller
+// (see docs/guides/landscaper-installation-mapping.md, "Compatibility").
+
+// TestRender_UnnamedExecutions: executions without a name render, and
+// their state is kept under the execution kind alone.
+func TestRender_UnnamedExecutions(t *testing.T) { runGoldenSuite(t, "unnamed-executions") }
