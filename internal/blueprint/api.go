@@ -78,4 +78,6 @@ type Exported struct {
 	Data    map[string]any
 	Targets map[string]api.Target
 	State   map[string]json.RawMessage
+	// Warnings are what the export schemas' validation tolerated.
+	Warnings []string `json:",omitempty"`
 }

@@ -66,7 +66,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		}
 		switch def.Type {
 		case ImportTypeData:
-			if err := b.validateValue(fmt.Sprintf("export %q", def.Name), def.Name, def.Schema, value, in.Component); err != nil {
+			if err := b.validateValue(fmt.Sprintf("export %q", def.Name), def.Name, def.Schema, value, in.Component, &out.Warnings); err != nil {
 				return nil, terminal(ReasonExportValidationFailed, err)
 			}
 			out.Data[def.Name] = value

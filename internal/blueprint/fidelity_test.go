@@ -8,3 +8,7 @@ import "testing"
 // TestRender_UnnamedExecutions: executions without a name render, and
 // their state is kept under the execution kind alone.
 func TestRender_UnnamedExecutions(t *testing.T) { runGoldenSuite(t, "unnamed-executions") }
+
+// TestRender_SchemaFragments: `$ref` fragments without a leading slash
+// resolve to their whole document with a warning, as gojsonschema does.
+func TestRender_SchemaFragments(t *testing.T) { runGoldenSuite(t, "schema-fragments") }

@@ -13,22 +13,25 @@ import (
 // values, target imports as whole Target objects (maps), lists and maps of
 // them. Undeclared imports are dropped, defaults applied, conditional
 // imports considered only under a present parent.
-func (b *Blueprint) constructImports(in Imports, comp *Component) (map[string]any, error) {
+// Warnings are what the schemas' validation tolerated (see
+// jsonschema.Context.Warn).
+func (b *Blueprint) constructImports(in Imports, comp *Component) (map[string]any, []string, error) {
 	out := map[string]any{}
-	if err := b.importLevel(b.Imports, in, comp, out); err != nil {
-		return nil, err
+	var warnings []string
+	if err := b.importLevel(b.Imports, in, comp, out, &warnings); err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
-func (b *Blueprint) importLevel(defs []ImportDefinition, in Imports, comp *Component, out map[string]any) error {
+func (b *Blueprint) importLevel(defs []ImportDefinition, in Imports, comp *Component, out map[string]any, warnings *[]string) error {
 	for _, d := range defs {
-		present, err := b.importOne(d, in, comp, out)
+		present, err := b.importOne(d, in, comp, out, warnings)
 		if err != nil {
 			return err
 		}
 		if present && len(d.Imports) > 0 {
-			if err := b.importLevel(d.Imports, in, comp, out); err != nil {
+			if err := b.importLevel(d.Imports, in, comp, out, warnings); err != nil {
 				return err
 			}
 		}
@@ -37,7 +40,7 @@ func (b *Blueprint) importLevel(defs []ImportDefinition, in Imports, comp *Compo
 }
 
 // importOne sets out[d.Name] and reports whether the import is present.
-func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, out map[string]any) (bool, error) {
+func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, out map[string]any, warnings *[]string) (bool, error) {
 	var (
 		value any
 		found bool
@@ -105,7 +108,7 @@ func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, o
 		return false, nil
 	}
 	if d.Type == ImportTypeData {
-		if err := b.validateValue(fmt.Sprintf("import %q", d.Name), d.Name, d.Schema, value, comp); err != nil {
+		if err := b.validateValue(fmt.Sprintf("import %q", d.Name), d.Name, d.Schema, value, comp, warnings); err != nil {
 			return false, terminal(ReasonImportValidationFailed, err)
 		}
 	}
@@ -113,9 +116,11 @@ func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, o
 	return true, nil
 }
 
-// validateValue checks a data import or export against its schema.
-func (b *Blueprint) validateValue(what, name string, schema json.RawMessage, value any, comp *Component) error {
-	ctx := jsonschema.Context{Version: b.JSONSchemaVersion, LocalTypes: b.LocalTypes, Files: b.Files, Component: comp}
+// validateValue checks a data import or export against its schema and
+// appends what the validation tolerated to warnings.
+func (b *Blueprint) validateValue(what, name string, schema json.RawMessage, value any, comp *Component, warnings *[]string) error {
+	ctx := jsonschema.Context{Version: b.JSONSchemaVersion, LocalTypes: b.LocalTypes, Files: b.Files, Component: comp,
+		Warn: func(w string) { *warnings = append(*warnings, what+": "+w) }}
 	secret := jsonschema.LooksSecret(name) || jsonschema.LooksSecret(string(schema))
 	return jsonschema.Validate(ctx, what, schema, value, secret)
 }

@@ -22,7 +22,7 @@ const (
 // executions. It needs no cluster: everything comes from in and the
 // blueprint filesystem.
 func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
-	imports, err := b.constructImports(in.Imports, in.Component)
+	imports, warnings, err := b.constructImports(in.Imports, in.Component)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
 		return nil, err
 	}
 
-	out := &Rendered{Imports: imports, State: map[string]json.RawMessage{}}
+	out := &Rendered{Imports: imports, State: map[string]json.RawMessage{}, Warnings: warnings}
 	for _, ex := range b.DeployExecutions {
 		res, err := b.run("deploy execution", ex, values, in, statePrefixDeploy, out.State)
 		if err != nil {

@@ -27,6 +27,9 @@ type Context struct {
 	LocalTypes map[string]json.RawMessage
 	Files      fs.FS
 	Component  *component.Component
+	// Warn receives problems Landscaper tolerates (see fragments.go); nil
+	// drops them.
+	Warn func(string)
 }
 
 // Draft returns the draft a jsonSchemaVersion names; empty means 2019-09,
@@ -60,12 +63,17 @@ func Compile(ctx Context, schema json.RawMessage) (*sjs.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema is not JSON: %w", err)
 	}
+	warn := ctx.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	fixLooseFragments(doc, "schema", warn)
 	c := sjs.NewCompiler()
 	c.DefaultDraft(draft)
 	c.UseLoader(sjs.SchemeURLLoader{
-		"local":     localLoader(ctx.LocalTypes),
-		"blueprint": blueprintLoader{files: ctx.Files},
-		"cd":        componentLoader{comp: ctx.Component},
+		"local":     fixingLoader{localLoader(ctx.LocalTypes), warn},
+		"blueprint": fixingLoader{blueprintLoader{files: ctx.Files}, warn},
+		"cd":        fixingLoader{componentLoader{comp: ctx.Component}, warn},
 	})
 	if err := c.AddResource(rootURL, doc); err != nil {
 		return nil, err
