@@ -11,13 +11,16 @@ import (
 	"testing/fstest"
 )
 
-// TestParseDescriptor_Errors proves descriptors other than valid v2 are
+// TestParseDescriptor_Errors proves descriptors other than valid v2 or v3alpha1 are
 // rejected with the reason.
 func TestParseDescriptor_Errors(t *testing.T) {
 	cases := map[string]struct{ doc, want string }{
 		"not yaml":       {"meta: [", "not valid YAML"},
-		"v3":             {"meta: {schemaVersion: ocm.software/v3alpha1}\ncomponent: {name: a, version: b}", "only \"v2\""},
-		"no name":        {"meta: {schemaVersion: v2}\ncomponent: {version: b}", "component.name"},
+		"unknown schema": {"meta: {schemaVersion: v3}\ncomponent: {name: a, version: b}", "only \"v2\""},
+		"unknown api":    {"apiVersion: ocm.software/v4\nmetadata: {name: a, version: b}", "only \"ocm.software/v3alpha1\""},
+		"v3 wrong kind":  {"apiVersion: ocm.software/v3alpha1\nkind: Other\nmetadata: {name: a, version: b}", "want ComponentVersion"},
+		"v3 no version":  {"apiVersion: ocm.software/v3alpha1\nmetadata: {name: a}", "name and version"},
+		"no name":        {"meta: {schemaVersion: v2}\ncomponent: {version: b}", "name and version"},
 		"wrong shape":    {"meta: {schemaVersion: v2}\ncomponent: {resources: 5}", "schema v2"},
 		"empty document": {"---\n", "empty"},
 	}

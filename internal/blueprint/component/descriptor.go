@@ -1,6 +1,7 @@
 // Package component reads component descriptors of schema version v2 (the
-// format Landscaper's `cd` template input and `cd://` references use) from
-// inline YAML/JSON or a local component archive, and answers the resource and
+// format Landscaper's `cd` template input and `cd://` references use) and
+// OCM's ocm.software/v3alpha1 (converted to v2) from inline YAML/JSON, a
+// local component archive or an OCI registry, and answers the resource and
 // component look-ups templates make. It deliberately parses the format
 // itself instead of pulling in the OCM library.
 package component
@@ -12,7 +13,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// SchemaVersionV2 is the only descriptor schema version this package reads.
+// SchemaVersionV2 is the schema version of the model every descriptor is
+// read into.
 const SchemaVersionV2 = "v2"
 
 // Descriptor is a v2 component descriptor document.
@@ -76,22 +78,35 @@ func (r Resource) Identity() map[string]string {
 	return id
 }
 
-// ParseDescriptor decodes a v2 descriptor from YAML or JSON and returns it
-// with the generic form templates receive as `cd`.
+// ParseDescriptor decodes a v2 or v3alpha1 descriptor from YAML or JSON and
+// returns it in the v2 model with the generic form templates receive as `cd`.
 func ParseDescriptor(data []byte) (*Descriptor, map[string]any, error) {
 	jsonData, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("component descriptor is not valid YAML or JSON: %w", err)
+	}
+	var version struct {
+		APIVersion string `json:"apiVersion"`
+	}
+	if json.Unmarshal(jsonData, &version) == nil && version.APIVersion != "" {
+		if version.APIVersion != SchemaVersionV3Alpha1 {
+			return nil, nil, fmt.Errorf("component descriptor has apiVersion %q, only %q (or meta.schemaVersion %q) is supported",
+				version.APIVersion, SchemaVersionV3Alpha1, SchemaVersionV2)
+		}
+		if jsonData, err = convertV3Alpha1(jsonData); err != nil {
+			return nil, nil, err
+		}
 	}
 	var d Descriptor
 	if err := json.Unmarshal(jsonData, &d); err != nil {
 		return nil, nil, fmt.Errorf("component descriptor does not match schema v2: %w", err)
 	}
 	if d.Meta.SchemaVersion != SchemaVersionV2 {
-		return nil, nil, fmt.Errorf("component descriptor has schema version %q, only %q is supported", d.Meta.SchemaVersion, SchemaVersionV2)
+		return nil, nil, fmt.Errorf("component descriptor has schema version %q, only %q (or apiVersion %q) is supported",
+			d.Meta.SchemaVersion, SchemaVersionV2, SchemaVersionV3Alpha1)
 	}
 	if d.Component.Name == "" || d.Component.Version == "" {
-		return nil, nil, fmt.Errorf("component descriptor needs component.name and component.version")
+		return nil, nil, fmt.Errorf("component descriptor needs a component name and version")
 	}
 	var generic map[string]any
 	if err := json.Unmarshal(jsonData, &generic); err != nil {
