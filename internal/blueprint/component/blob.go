@@ -17,29 +17,27 @@ import (
 // maxExtractedBytes bounds what a blob archive may expand to.
 const maxExtractedBytes = 64 << 20
 
-// BlobFS returns a resource's local blob as a filesystem: a directory of
-// the archive as is, a tar or tar.gz blob extracted into memory.
+// BlobFS returns a resource's content as a filesystem: a directory of a
+// component archive as is, a tar or tar.gz blob (local or from a
+// registry) extracted into memory.
 func (c *Component) BlobFS(res Resource) (fs.FS, error) {
 	if c == nil {
 		return nil, ErrNoComponent
 	}
-	name, _, err := c.BlobPath(res)
+	if c.oci == nil && c.Archive != nil {
+		if name, _, err := c.BlobPath(res); err == nil {
+			if info, err := fs.Stat(c.Archive, name); err == nil && info.IsDir() {
+				return fs.Sub(c.Archive, name)
+			}
+		}
+	}
+	ctx, cancel := fetchContext()
+	defer cancel()
+	b, err := c.Fetch(ctx, res)
 	if err != nil {
 		return nil, err
 	}
-	info, err := fs.Stat(c.Archive, name)
-	if err != nil {
-		return nil, fmt.Errorf("local blob: %w", err)
-	}
-	if info.IsDir() {
-		return fs.Sub(c.Archive, name)
-	}
-	f, err := c.Archive.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("local blob: %w", err)
-	}
-	defer func() { _ = f.Close() }()
-	return ExtractTar(f)
+	return ExtractTar(bytes.NewReader(b.Data))
 }
 
 // ExtractTar reads a tar stream, gzip compressed or not, into memory.

@@ -2,6 +2,8 @@ package component
 
 import (
 	"io/fs"
+
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 )
 
 // Component is the component context of one installation: its descriptor,
@@ -21,6 +23,46 @@ type Component struct {
 	// Definition is how the installation referenced the descriptor
 	// (`componentDescriptorDef`), e.g. {"inline": {...}}.
 	Definition map[string]any
+
+	// registry reads resources that live in OCI registries; nil when
+	// only local blobs can be read.
+	registry *Registry
+	// context is the repository context the component was read from, the
+	// base of relativeOciReference accesses; nil for local descriptors.
+	context *RepositorySpec
+	// oci is the component's own artifact when read from a registry:
+	// its local blobs are layers of it.
+	oci *ociArtifact
+}
+
+// ociArtifact is a component version's descriptor artifact.
+type ociArtifact struct {
+	repository string
+	manifest   ocispec.Manifest
+	digest     string
+}
+
+// UseRegistry lets a locally read component (inline or archive) read
+// resources whose access points into an OCI registry.
+func (c *Component) UseRegistry(r *Registry) {
+	if c == nil {
+		return
+	}
+	seen := map[*Component]bool{}
+	var walk func(*Component)
+	walk = func(x *Component) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		if x.registry == nil {
+			x.registry = r
+		}
+		for _, ref := range x.Referenced {
+			walk(ref)
+		}
+	}
+	walk(c)
 }
 
 // Values returns the `cd` input of templates (nil without a component).

@@ -250,23 +250,33 @@ func (c *Component) ResourceKey(ref string) (string, error) {
 	return base64.StdEncoding.EncodeToString(data), nil
 }
 
-// ResourceContent returns the content of a referenced local blob resource:
-// text as is, application/octet-stream base64 encoded.
+// ResourceContent returns the content of a referenced resource: text as
+// is, application/octet-stream base64 encoded.
 func (c *Component) ResourceContent(ref string) (string, error) {
 	r, err := c.ResolveReference(ref)
 	if err != nil {
 		return "", err
 	}
-	raw, err := json.Marshal(r.Resource["access"])
-	if err != nil {
-		return "", err
+	var res Resource
+	raw, err := json.Marshal(r.Resource)
+	if err == nil {
+		err = json.Unmarshal(raw, &res)
 	}
-	data, mediaType, err := r.Owner.readLocalBlob(raw)
 	if err != nil {
 		return "", fmt.Errorf("resource %v: %w", identityOf(r.Resource), err)
 	}
-	if mediaType == "application/octet-stream" || mediaType == "" {
-		return base64.StdEncoding.EncodeToString(data), nil
+	ctx, cancel := fetchContext()
+	defer cancel()
+	b, err := r.Owner.Fetch(ctx, res)
+	if err != nil {
+		return "", err
+	}
+	if b.MediaType == "application/octet-stream" || b.MediaType == "" {
+		return base64.StdEncoding.EncodeToString(b.Data), nil
+	}
+	data, err := b.text()
+	if err != nil {
+		return "", fmt.Errorf("resource %v: %w", identityOf(r.Resource), err)
 	}
 	return string(data), nil
 }

@@ -1,0 +1,245 @@
+package component
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/opencontainers/go-digest"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+)
+
+// Access types that point into OCI registries.
+const (
+	accessOCIArtifact          = "ociArtifact"
+	accessOCIRegistry          = "ociRegistry"
+	accessOCIBlob              = "ociBlob"
+	accessRelativeOCIReference = "relativeOciReference"
+)
+
+// fetchTimeout bounds one resource read made without a caller's context
+// (template functions and schema loaders have none).
+const fetchTimeout = 2 * time.Minute
+
+// Layer media types picked from a multi-layer artifact, most specific first.
+var preferredLayers = []string{
+	"application/vnd.cncf.helm.chart.content.v1.tar+gzip",
+	"application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip",
+	"application/vnd.gardener.landscaper.blueprint.v1+tar+gzip",
+	"application/vnd.gardener.landscaper.blueprint.layer.v1.tar",
+	"application/vnd.gardener.landscaper.jsonschema.layer.v1.json",
+}
+
+// remoteAccess holds the fields of every access type this package reads.
+type remoteAccess struct {
+	Type           string `json:"type"`
+	ImageReference string `json:"imageReference"`
+	Ref            string `json:"ref"`
+	Reference      string `json:"reference"`
+	LocalReference string `json:"localReference"`
+	Digest         string `json:"digest"`
+	MediaType      string `json:"mediaType"`
+	Size           int64  `json:"size"`
+}
+
+// Blob is the content of a resource.
+type Blob struct {
+	Data      []byte
+	MediaType string
+}
+
+// Fetch returns the content of one of c's resources, from wherever its
+// access points: a local blob of the archive or of the component's own
+// artifact, or an artifact or blob in a registry. When the resource
+// declares a digest, the content is checked against it. Errors name the
+// component version and the resource.
+func (c *Component) Fetch(ctx context.Context, res Resource) (Blob, error) {
+	if c == nil {
+		return Blob{}, ErrNoComponent
+	}
+	b, artifactDigest, err := c.fetchAccess(ctx, res.Access)
+	if err == nil {
+		err = verifyResourceDigest(res.Digest, b.Data, artifactDigest)
+	}
+	if err != nil {
+		return Blob{}, fmt.Errorf("component %s:%s resource %q: %w", c.Descriptor.Component.Name, c.Descriptor.Component.Version, res.Name, err)
+	}
+	return b, nil
+}
+
+// fetchAccess reads an access; artifactDigest is the manifest digest when
+// the access named an OCI artifact.
+func (c *Component) fetchAccess(ctx context.Context, raw json.RawMessage) (b Blob, artifactDigest string, err error) {
+	var a remoteAccess
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return Blob{}, "", fmt.Errorf("access: %w", err)
+	}
+	switch strings.TrimSuffix(strings.TrimSuffix(a.Type, "/v1"), "/v2") {
+	case accessLocalBlob, accessLocalOCIBlob:
+		if c.oci != nil {
+			return c.ownLayer(ctx, a)
+		}
+	case accessOCIArtifact, accessOCIRegistry:
+		return c.artifact(ctx, a.ImageReference)
+	case accessRelativeOCIReference:
+		if c.context == nil {
+			return Blob{}, "", errors.New("relativeOciReference needs a component read from a registry")
+		}
+		ref, err := c.context.Resolve(a.Reference)
+		if err != nil {
+			return Blob{}, "", err
+		}
+		return c.artifact(ctx, ref)
+	case accessOCIBlob:
+		return c.ociBlob(ctx, a)
+	}
+	data, mediaType, err := c.readLocalBlob(raw)
+	return Blob{Data: data, MediaType: mediaType}, "", err
+}
+
+// ownLayer reads a local blob of a component read from a registry: a
+// layer of its own artifact, and only that.
+func (c *Component) ownLayer(ctx context.Context, a remoteAccess) (Blob, string, error) {
+	ref := a.LocalReference
+	if ref == "" {
+		ref = a.Digest
+	}
+	for _, l := range c.oci.manifest.Layers {
+		if l.Digest.String() != ref {
+			continue
+		}
+		if l.MediaType == ocispec.MediaTypeImageManifest {
+			return c.artifact(ctx, c.oci.repository+"@"+ref)
+		}
+		data, err := c.registry.Client.Fetch(ctx, c.oci.repository, l)
+		mediaType := a.MediaType
+		if mediaType == "" {
+			mediaType = l.MediaType
+		}
+		return Blob{Data: data, MediaType: mediaType}, "", err
+	}
+	return Blob{}, "", fmt.Errorf("local blob %s is not a layer of the component's artifact %s@%s", ref, c.oci.repository, c.oci.digest)
+}
+
+// artifact reads an OCI artifact by reference: its one layer, or the
+// layer of a known media type (a Helm chart, a blueprint, a schema).
+func (c *Component) artifact(ctx context.Context, ref string) (Blob, string, error) {
+	if c.registry == nil {
+		return Blob{}, "", fmt.Errorf("artifact %s: no OCI registry access is configured", ref)
+	}
+	ref = strings.TrimPrefix(ref, "oci://")
+	desc, err := c.registry.Client.Resolve(ctx, ref)
+	if err != nil {
+		return Blob{}, "", err
+	}
+	repo := repositoryOf(ref)
+	m, err := c.registry.manifest(ctx, repo, desc)
+	if err != nil {
+		return Blob{}, "", err
+	}
+	layer, err := pickLayer(ref, m.Layers)
+	if err != nil {
+		return Blob{}, "", err
+	}
+	data, err := c.registry.Client.Fetch(ctx, repo, layer)
+	return Blob{Data: data, MediaType: layer.MediaType}, desc.Digest.String(), err
+}
+
+func pickLayer(ref string, layers []ocispec.Descriptor) (ocispec.Descriptor, error) {
+	for _, want := range preferredLayers {
+		for _, l := range layers {
+			if l.MediaType == want {
+				return l, nil
+			}
+		}
+	}
+	if len(layers) == 1 {
+		return layers[0], nil
+	}
+	return ocispec.Descriptor{}, fmt.Errorf("artifact %s has %d layers and none of a known media type", ref, len(layers))
+}
+
+// repositoryOf strips the tag and digest of "host/repo[:tag][@digest]".
+func repositoryOf(ref string) string {
+	if i := strings.Index(ref, "@"); i >= 0 {
+		ref = ref[:i]
+	}
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		ref = ref[:i]
+	}
+	return ref
+}
+
+// ociBlob reads a blob of another repository by digest.
+func (c *Component) ociBlob(ctx context.Context, a remoteAccess) (Blob, string, error) {
+	if c.registry == nil {
+		return Blob{}, "", fmt.Errorf("blob %s@%s: no OCI registry access is configured", a.Ref, a.Digest)
+	}
+	d, err := digest.Parse(a.Digest)
+	if err != nil {
+		return Blob{}, "", fmt.Errorf("ociBlob digest %q: %w", a.Digest, err)
+	}
+	desc := ocispec.Descriptor{MediaType: a.MediaType, Digest: d, Size: a.Size}
+	data, err := c.registry.Client.Fetch(ctx, repositoryOf(strings.TrimPrefix(a.Ref, "oci://")), desc)
+	return Blob{Data: data, MediaType: a.MediaType}, "", err
+}
+
+// verifyResourceDigest checks content against the digest a resource
+// declares (OCM's digest spec). Unknown normalisations are not checked.
+func verifyResourceDigest(raw json.RawMessage, data []byte, artifactDigest string) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var spec struct {
+		HashAlgorithm          string `json:"hashAlgorithm"`
+		NormalisationAlgorithm string `json:"normalisationAlgorithm"`
+		Value                  string `json:"value"`
+	}
+	if json.Unmarshal(raw, &spec) != nil || !strings.EqualFold(strings.ReplaceAll(spec.HashAlgorithm, "-", ""), "sha256") {
+		return nil
+	}
+	var got string
+	switch spec.NormalisationAlgorithm {
+	case "genericBlobDigest/v1":
+		sum := sha256.Sum256(data)
+		got = hex.EncodeToString(sum[:])
+	case "ociArtifactDigest/v1":
+		if artifactDigest == "" {
+			return nil
+		}
+		got = strings.TrimPrefix(artifactDigest, "sha256:")
+	default:
+		return nil
+	}
+	if got != spec.Value {
+		return fmt.Errorf("digest mismatch: the descriptor declares sha256 %s, the content has %s", spec.Value, got)
+	}
+	return nil
+}
+
+// text returns a blob as templates and schema loaders read it: a gzipped
+// JSON document (e.g. a jsonschema layer "+gzip") decompressed.
+func (b Blob) text() ([]byte, error) {
+	if !strings.Contains(b.MediaType, "json") || !strings.HasSuffix(b.MediaType, "gzip") || !bytes.HasPrefix(b.Data, []byte{0x1f, 0x8b}) {
+		return b.Data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b.Data))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = zr.Close() }()
+	return io.ReadAll(io.LimitReader(zr, maxExtractedBytes))
+}
+
+// fetchContext bounds a read made without a caller's context.
+func fetchContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), fetchTimeout)
+}

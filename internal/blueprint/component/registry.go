@@ -1,0 +1,287 @@
+package component
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
+)
+
+// Media types of component descriptor artifacts (OCM's and component-cli's).
+const (
+	MediaTypeComponentConfig       = "application/vnd.ocm.software.component.config.v1+json"
+	MediaTypeComponentConfigLegacy = "application/vnd.gardener.cloud.cnudie.component.config.v1+json"
+	MediaTypeDescriptorTar         = "application/vnd.ocm.software.component-descriptor.v2+yaml+tar"
+	MediaTypeDescriptorTarLegacy   = "application/vnd.gardener.cloud.cnudie.component-descriptor.v2+yaml+tar"
+	mediaTypeDescriptorJSON        = "application/vnd.ocm.software.component-descriptor.v2+json"
+	mediaTypeDescriptorJSONLegacy  = "application/vnd.gardener.cloud.cnudie.component-descriptor.v2+json"
+	mediaTypeDescriptorYAML        = "application/vnd.ocm.software.component-descriptor.v2+yaml"
+	mediaTypeDescriptorYAMLLegacy  = "application/vnd.gardener.cloud.cnudie.component-descriptor.v2+yaml"
+)
+
+// Registry loads component versions from OCI registries.
+type Registry struct {
+	Client *ocireg.Client
+
+	mu     sync.Mutex
+	loaded map[string]*loadResult
+}
+
+// loadResult is one component version's artifact, read once per Registry
+// however many installations name it.
+type loadResult struct {
+	done     chan struct{}
+	artifact *ociArtifact
+	data     []byte
+	err      error
+}
+
+// VersionRef names a component version in a repository context.
+type VersionRef struct {
+	Context RepositorySpec
+	Name    string
+	Version string
+}
+
+func (v VersionRef) String() string { return v.Name + ":" + v.Version }
+
+// Load reads a component version and, transitively, every component it
+// references (in the same repository context), as Landscaper's
+// `components` input holds them. References are read level by level, each
+// level in parallel; a version referenced twice is one *Component.
+func (r *Registry) Load(ctx context.Context, ref VersionRef) (*Component, error) {
+	root, err := r.component(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]*Component{ref.String(): root}
+	level := []*Component{root}
+	for len(level) > 0 {
+		var next []*Component
+		type edge struct {
+			owner *Component
+			index int
+			ref   VersionRef
+		}
+		var edges []edge
+		for _, c := range level {
+			refs := c.Descriptor.Component.ComponentReferences
+			c.Referenced = make([]*Component, len(refs))
+			for i, cr := range refs {
+				edges = append(edges, edge{c, i, VersionRef{Context: ref.Context, Name: cr.ComponentName, Version: cr.Version}})
+			}
+		}
+		errs := make([]error, len(edges))
+		var wg sync.WaitGroup
+		for i, e := range edges {
+			if _, ok := byKey[e.ref.String()]; ok {
+				continue
+			}
+			byKey[e.ref.String()] = nil // claimed by this level
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				child, err := r.component(ctx, e.ref)
+				if err != nil {
+					errs[i] = fmt.Errorf("component %s references %s: %w", e.owner.Descriptor.Component.Name+":"+e.owner.Descriptor.Component.Version, e.ref, err)
+				}
+				edges[i].owner.Referenced[e.index] = child // distinct slots, no lock needed
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		for _, e := range edges {
+			if child := e.owner.Referenced[e.index]; child != nil && byKey[e.ref.String()] == nil {
+				byKey[e.ref.String()] = child
+				next = append(next, child)
+			}
+		}
+		for _, e := range edges {
+			e.owner.Referenced[e.index] = byKey[e.ref.String()]
+		}
+		level = next
+	}
+	return root, nil
+}
+
+// component builds a fresh *Component of one version (without its
+// references) from the artifact read once per Registry.
+func (r *Registry) component(ctx context.Context, ref VersionRef) (*Component, error) {
+	key := ref.Context.BaseURL + "|" + ref.Context.SubPath + "|" + ref.Context.ComponentNameMapping + "|" + ref.String()
+	r.mu.Lock()
+	if r.loaded == nil {
+		r.loaded = map[string]*loadResult{}
+	}
+	res, ok := r.loaded[key]
+	if !ok {
+		res = &loadResult{done: make(chan struct{})}
+		r.loaded[key] = res
+	}
+	r.mu.Unlock()
+	if ok {
+		select {
+		case <-res.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	} else {
+		res.artifact, res.data, res.err = r.read(ctx, ref)
+		close(res.done)
+	}
+	if res.err != nil {
+		return nil, res.err
+	}
+	c, err := FromInline(res.data)
+	if err != nil {
+		return nil, fmt.Errorf("component %s: %w", ref, err)
+	}
+	if got := c.Descriptor.Component; got.Name != ref.Name || got.Version != ref.Version {
+		return nil, fmt.Errorf("component %s: the artifact holds %s:%s", ref, got.Name, got.Version)
+	}
+	c.Referenced = nil // references come from the registry, not from further documents
+	c.registry = r
+	rc := ref.Context
+	c.context = &rc
+	c.oci = res.artifact
+	return c, nil
+}
+
+// read fetches a component version's manifest and descriptor.
+func (r *Registry) read(ctx context.Context, ref VersionRef) (*ociArtifact, []byte, error) {
+	repo, tag, err := ref.Context.Reference(ref.Name, ref.Version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("component %s: %w", ref, err)
+	}
+	desc, err := r.Client.Resolve(ctx, repo+":"+tag)
+	if err != nil {
+		return nil, nil, fmt.Errorf("component %s: descriptor artifact: %w", ref, err)
+	}
+	manifest, err := r.manifest(ctx, repo, desc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("component %s: %w", ref, err)
+	}
+	data, err := r.descriptorBytes(ctx, repo, manifest)
+	if err != nil {
+		return nil, nil, fmt.Errorf("component %s: %w", ref, err)
+	}
+	return &ociArtifact{repository: repo, manifest: manifest, digest: desc.Digest.String()}, data, nil
+}
+
+// manifest fetches and decodes an image manifest.
+func (r *Registry) manifest(ctx context.Context, repo string, desc ocispec.Descriptor) (ocispec.Manifest, error) {
+	var m ocispec.Manifest
+	if desc.MediaType != ocispec.MediaTypeImageManifest && desc.MediaType != "application/vnd.docker.distribution.manifest.v2+json" {
+		return m, fmt.Errorf("%s@%s is a %q, not an image manifest", repo, desc.Digest, desc.MediaType)
+	}
+	data, err := r.Client.Fetch(ctx, repo, desc)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%s@%s: manifest: %w", repo, desc.Digest, err)
+	}
+	return m, nil
+}
+
+// descriptorBytes reads the descriptor layer the artifact's config names
+// (or, without one, the first layer of a descriptor media type).
+func (r *Registry) descriptorBytes(ctx context.Context, repo string, m ocispec.Manifest) ([]byte, error) {
+	var layer *ocispec.Descriptor
+	switch m.Config.MediaType {
+	case MediaTypeComponentConfig, MediaTypeComponentConfigLegacy:
+		data, err := r.Client.Fetch(ctx, repo, m.Config)
+		if err != nil {
+			return nil, fmt.Errorf("component config: %w", err)
+		}
+		var cfg struct {
+			ComponentDescriptorLayer *ocispec.Descriptor `json:"componentDescriptorLayer"`
+		}
+		if err := json.Unmarshal(data, &cfg); err != nil {
+			return nil, fmt.Errorf("component config: %w", err)
+		}
+		layer = cfg.ComponentDescriptorLayer
+	default:
+		return nil, fmt.Errorf("artifact config has media type %q, not a component descriptor config (%s)", m.Config.MediaType, MediaTypeComponentConfig)
+	}
+	if layer == nil || layer.Digest == "" {
+		return nil, errors.New("component config names no componentDescriptorLayer")
+	}
+	data, err := r.Client.Fetch(ctx, repo, *layer)
+	if err != nil {
+		return nil, fmt.Errorf("descriptor layer: %w", err)
+	}
+	switch layer.MediaType {
+	case MediaTypeDescriptorTar, MediaTypeDescriptorTarLegacy, "application/vnd.oci.gardener.cloud.cnudie.component-descriptor.config.v2+yaml+tar":
+		return descriptorFromTar(data)
+	case mediaTypeDescriptorJSON, mediaTypeDescriptorJSONLegacy, mediaTypeDescriptorYAML, mediaTypeDescriptorYAMLLegacy:
+		return data, nil
+	}
+	return nil, fmt.Errorf("descriptor layer has media type %q, not a component descriptor", layer.MediaType)
+}
+
+// descriptorFromTar returns component-descriptor.yaml of a descriptor tar.
+func descriptorFromTar(data []byte) ([]byte, error) {
+	tr := tar.NewReader(bytes.NewReader(data))
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("descriptor layer holds no %s", descriptorFile)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("descriptor layer is not a tar: %w", err)
+		}
+		if path.Clean(strings.TrimPrefix(hdr.Name, "/")) == descriptorFile {
+			return io.ReadAll(io.LimitReader(tr, maxBlobBytes))
+		}
+	}
+}
+
+// Digests returns the manifest digest of every component version in the
+// tree read from a registry, by "name:version"; empty for a component
+// that is not from a registry. A tag that moved changes it.
+func (c *Component) Digests() map[string]string {
+	out := map[string]string{}
+	var walk func(*Component)
+	walk = func(x *Component) {
+		key := x.Descriptor.Component.Name + ":" + x.Descriptor.Component.Version
+		if _, seen := out[key]; seen || x.oci == nil {
+			return
+		}
+		out[key] = x.oci.digest
+		for _, r := range x.Referenced {
+			walk(r)
+		}
+	}
+	if c != nil {
+		walk(c)
+	}
+	return out
+}
+
+// DigestSummary is Digests as one stable line ("name:version@digest, …").
+func (c *Component) DigestSummary() string {
+	d := c.Digests()
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "@" + d[k]
+	}
+	return strings.Join(parts, ", ")
+}
