@@ -16,17 +16,18 @@ type targetTemplate struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// RenderExports runs the export executions (later executions win per
-// export), drops exports the blueprint does not declare and validates the
+// RenderExports runs the export executions (their outputs deep-merged in
+// order, as Landscaper merges them), drops exports the blueprint does not declare and validates the
 // rest: data against its schema, targets against their targetType.
 func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 	targets, err := targetValues(in.Targets)
 	if err != nil {
 		return nil, terminal(ReasonTemplateFailed, err)
 	}
+	dataObjects, targets := b.withOwnImports(in.Imports, in.DataObjects, targets)
 	internal := map[string]any{
 		"deployitems": orEmpty(in.DeployItems),
-		"dataobjects": orEmptyAny(in.DataObjects),
+		"dataobjects": dataObjects,
 		"targets":     targets,
 	}
 	values := b.templateValues(orEmptyAny(in.Imports), in.Component)
@@ -54,9 +55,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		if !ok {
 			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("export execution %q: exports must be an object", ex.Name))
 		}
-		for k, v := range m {
-			exports[k] = v
-		}
+		exports = mergeDeep(exports, m)
 	}
 
 	for _, def := range b.Exports {
@@ -121,4 +120,61 @@ func orEmptyAny(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// withOwnImports adds the installation's declared imports to what its
+// export executions see: Landscaper stores every import as a data object
+// or target in the installation's own context, next to its
+// subinstallations' exports, and hands all of them to the export
+// executions. The subinstallations' exports win on a name clash (Landscaper
+// forbids the clash when it validates installation templates). Target
+// lists and maps are left out: Landscaper stores their elements under the
+// import name, so which element it would show is undefined.
+func (b *Blueprint) withOwnImports(imports map[string]any, dataObjects map[string]any, targets map[string]any) (map[string]any, map[string]any) {
+	data := map[string]any{}
+	withTargets := map[string]any{}
+	var add func(defs []ImportDefinition)
+	add = func(defs []ImportDefinition) {
+		for _, d := range defs {
+			v, ok := imports[d.Name]
+			if !ok {
+				continue
+			}
+			switch d.Type {
+			case ImportTypeData:
+				data[d.Name] = v
+			case ImportTypeTarget:
+				withTargets[d.Name] = v
+			}
+			add(d.Imports)
+		}
+	}
+	add(b.Imports)
+	for k, v := range dataObjects {
+		data[k] = v
+	}
+	for k, v := range targets {
+		withTargets[k] = v
+	}
+	return data, withTargets
+}
+
+// mergeDeep merges b into a: objects merge key by key at every depth,
+// anything else in b replaces what a holds (Landscaper's merge of export
+// execution outputs). Neither input is modified.
+func mergeDeep(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		bm, bIsMap := v.(map[string]any)
+		am, aIsMap := out[k].(map[string]any)
+		if bIsMap && aIsMap {
+			out[k] = mergeDeep(am, bm)
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }

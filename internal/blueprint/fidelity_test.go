@@ -12,3 +12,7 @@ func TestRender_UnnamedExecutions(t *testing.T) { runGoldenSuite(t, "unnamed-exe
 // TestRender_SchemaFragments: `$ref` fragments without a leading slash
 // resolve to their whole document with a warning, as gojsonschema does.
 func TestRender_SchemaFragments(t *testing.T) { runGoldenSuite(t, "schema-fragments") }
+
+// TestRenderExports_Context: export executions see the installation's own
+// imports in .dataobjects / .targets, and their outputs deep-merge.
+func TestRenderExports_Context(t *testing.T) { runGoldenSuite(t, "export-context") }
