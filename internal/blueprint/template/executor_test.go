@@ -13,35 +13,6 @@ func inline(typ, tmpl string) Execution {
 	return Execution{Name: "t", Type: typ, Template: raw}
 }
 
-// TestParseOCIRef_Table proves references split like Landscaper's: tag or
-// digest as version, Docker Hub prefixes dropped, no tag/digest rejected.
-func TestParseOCIRef_Table(t *testing.T) {
-	cases := []struct {
-		ref, repo, version string
-		wantErr            bool
-	}{
-		{ref: "myimage:0.0.0", repo: "myimage", version: "0.0.0"},
-		{ref: "myimage@sha256:abc", repo: "myimage", version: "sha256:abc"},
-		{ref: "eu.gcr.io/p/img:1.2", repo: "eu.gcr.io/p/img", version: "1.2"},
-		{ref: "localhost:5000/img:v1", repo: "localhost:5000/img", version: "v1"},
-		{ref: "docker.io/library/ubuntu:18.04", repo: "ubuntu", version: "18.04"},
-		{ref: "index.docker.io/me/tool:1", repo: "me/tool", version: "1"},
-		{ref: "img:tag@sha256:abc", repo: "img", version: "tag"},
-		{ref: "ubuntu", wantErr: true},
-		{ref: ":tag", wantErr: true},
-	}
-	for _, tc := range cases {
-		got, err := ParseOCIRef(tc.ref)
-		if (err != nil) != tc.wantErr {
-			t.Errorf("%s: err = %v", tc.ref, err)
-			continue
-		}
-		if !tc.wantErr && (got[0] != tc.repo || got[1] != tc.version) {
-			t.Errorf("%s: got %v, want [%s %s]", tc.ref, got, tc.repo, tc.version)
-		}
-	}
-}
-
 // TestGoTemplate_Bounded proves runaway templates fail instead of exhausting
 // memory or recursing forever.
 func TestGoTemplate_Bounded(t *testing.T) {

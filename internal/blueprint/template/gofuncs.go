@@ -139,36 +139,3 @@ func fromYAML(s string) (any, error) {
 	err := yaml.Unmarshal([]byte(s), &out)
 	return out, err
 }
-
-// ParseOCIRef splits an OCI image reference into repository and version
-// (tag, or digest when there is no tag). Docker Hub references lose their
-// implicit registry prefix, as in Landscaper: "ubuntu:18.04" → ["ubuntu", "18.04"].
-func ParseOCIRef(ref string) ([2]string, error) {
-	if !strings.Contains(ref, ":") {
-		return [2]string{}, fmt.Errorf("parseOCIRef %q: no tag or digest", ref)
-	}
-	name, digest, _ := strings.Cut(ref, "@")
-	tag := ""
-	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
-		name, tag = name[:i], name[i+1:]
-	}
-	if name == "" || strings.ContainsAny(name, " \t\n") || strings.HasSuffix(name, "/") {
-		return [2]string{}, fmt.Errorf("parseOCIRef %q: invalid repository", ref)
-	}
-	for _, prefix := range []string{"index.docker.io/", "docker.io/"} {
-		if strings.HasPrefix(name, prefix) {
-			name = strings.TrimPrefix(strings.TrimPrefix(name, prefix), "library/")
-			break
-		}
-	}
-	if tag != "" {
-		return [2]string{name, tag}, nil
-	}
-	if digest != "" {
-		if !strings.Contains(digest, ":") {
-			return [2]string{}, fmt.Errorf("parseOCIRef %q: invalid digest", ref)
-		}
-		return [2]string{name, digest}, nil
-	}
-	return [2]string{name, ""}, nil
-}
