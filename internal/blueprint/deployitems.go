@@ -3,44 +3,28 @@ package blueprint
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 )
 
 // validateDeployItems applies Landscaper's execution validation to the
-// rendered items: name and type set, names unique, dependsOn defined and
-// acyclic, targets naming a target import of the right kind.
+// rendered items: type set and targets naming a target import of the right
+// kind here; names set and unique, dependsOn defined and acyclic by
+// dag.Validate, the one validator of dependency graphs.
 func (b *Blueprint) validateDeployItems(items []api.DeployItemTemplate) error {
 	var errs []error
-	byName := map[string]api.DeployItemTemplate{}
+	nodes := make([]dag.Node, len(items))
 	for i, it := range items {
-		switch {
-		case it.Name == "":
-			errs = append(errs, fmt.Errorf("deploy item #%d: name must be set", i))
-		case byName[it.Name].Name != "":
-			errs = append(errs, fmt.Errorf("deploy item %q: duplicate name", it.Name))
-		}
 		if it.Type == "" {
 			errs = append(errs, fmt.Errorf("deploy item %q: type must be set", it.Name))
 		}
 		if err := b.checkTargetSelector(it); err != nil {
 			errs = append(errs, err)
 		}
-		byName[it.Name] = it
+		nodes[i] = dag.Node{Name: it.Name, DependsOn: it.DependsOn}
 	}
-	for _, it := range items {
-		for _, dep := range it.DependsOn {
-			if _, ok := byName[dep]; !ok {
-				errs = append(errs, fmt.Errorf("deploy item %q: dependsOn %q is not a deploy item of this blueprint", it.Name, dep))
-			}
-		}
-	}
-	if len(errs) == 0 {
-		if cycle := findCycle(items, byName); cycle != nil {
-			errs = append(errs, fmt.Errorf("deploy items depend on each other in a cycle: %s", strings.Join(cycle, " -> ")))
-		}
-	}
+	errs = append(errs, dag.Validate("deploy item", nodes))
 	return errors.Join(errs...)
 }
 
@@ -89,44 +73,4 @@ func findImport(defs []ImportDefinition, name string) (ImportDefinition, bool) {
 		}
 	}
 	return ImportDefinition{}, false
-}
-
-// findCycle returns the names along one dependsOn cycle, or nil.
-func findCycle(items []api.DeployItemTemplate, byName map[string]api.DeployItemTemplate) []string {
-	const (
-		unvisited = iota
-		onPath
-		done
-	)
-	mark := map[string]int{}
-	var path []string
-	var visit func(string) []string
-	visit = func(n string) []string {
-		switch mark[n] {
-		case onPath:
-			for i, p := range path {
-				if p == n {
-					return append(append([]string{}, path[i:]...), n)
-				}
-			}
-		case done:
-			return nil
-		}
-		mark[n] = onPath
-		path = append(path, n)
-		for _, d := range byName[n].DependsOn {
-			if c := visit(d); c != nil {
-				return c
-			}
-		}
-		path = path[:len(path)-1]
-		mark[n] = done
-		return nil
-	}
-	for _, it := range items {
-		if c := visit(it.Name); c != nil {
-			return c
-		}
-	}
-	return nil
 }

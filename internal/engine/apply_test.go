@@ -64,7 +64,7 @@ func TestApply_SiblingCycle(t *testing.T) {
 	comp := componentBlueprint("")
 	spec := rootSpec(t, treeBlueprint("", subinstallation("a", comp, "fromB", "fromA"), subinstallation("b", comp, "fromA", "fromB")))
 	snap, err := e.Apply(context.Background(), spec, nil)
-	if err == nil || !strings.Contains(err.Error(), "cyclic dependency between subinstallations: a -> b -> a") {
+	if err == nil || !strings.Contains(err.Error(), "subinstallations depend on each other in a cycle: a -> b -> a") {
 		t.Fatalf("error %v", err)
 	}
 	if len(m.Events()) != 0 {

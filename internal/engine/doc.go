@@ -6,7 +6,7 @@
 // # API
 //
 //	e := &engine.Engine{Deployers: registry, Parallelism: 10, Log: logger}
-//	plan, err := engine.Render(spec, prev)            // terraform plan: pure, no cluster
+//	tree, err := engine.Render(spec, prev)            // terraform plan: pure, no cluster
 //	snap, err := e.Apply(ctx, spec, prev)             // create / update: one install job
 //	drifted, err := e.Drift(ctx, snap)                // read: one Drift call per deploy item
 //	snap, err = e.Delete(ctx, snap, engine.DeleteOptions{WithoutUninstall: false})
@@ -29,7 +29,7 @@
 //
 // Jobs of one root must not run concurrently: the caller (Terraform, one
 // operation per resource) serialises them. Within a synchronous job the
-// spec cannot change; Completing still re-checks the imports hash.
+// spec cannot change, so Completing has no imports-changed check.
 //
 // Interrupted jobs are restarted, not resumed. Cancelling ctx is the
 // interrupt of seed 000: nothing new is triggered, running deployer calls

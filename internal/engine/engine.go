@@ -77,10 +77,7 @@ type DeleteOptions struct {
 // the error is non-nil, ctx ended (interrupt) or a timeout hit.
 func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
 	j := e.newJob(ctx)
-	var prevRoot *snapshot.Installation
-	if prev != nil {
-		prevRoot = prev.Root
-	}
+	prevRoot := rootOf(prev)
 	if err := validateSpec(spec); err != nil {
 		return failedJob(j, spec.Name, prevRoot, err), err
 	}
@@ -89,12 +86,16 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 		// starts from what it recorded and re-applies everything.
 		j.Log.Info("previous job unfinished; starting a new job", "installation", spec.Name, "previousJobID", prevRoot.JobID)
 	}
-	if _, err := Render(spec, prev); err != nil {
+	// Render the whole tree before anything is deployed, so a render-time
+	// error anywhere fails the job before the first deployer call; the job
+	// then reuses these renderings instead of rendering again.
+	tree, err := installation.RenderTree(rootInstallation(spec), prevRoot)
+	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
 		return failedJob(j, spec.Name, prevRoot, err), err
 	}
 	j.Log.Info("job started", "installation", spec.Name, "jobID", j.ID)
-	root, err := installation.Run(j, rootInstallation(spec), prevRoot)
+	root, err := installation.Run(j, tree.Root(), prevRoot)
 	j.Log.Info("job finished", "installation", spec.Name, "jobID", j.ID, "phase", string(root.Phase))
 	return &Snapshot{Version: snapshot.Version, Root: root}, err
 }

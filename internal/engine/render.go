@@ -5,26 +5,30 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
-// Plan is what Render found; see installation.Plan.
-type Plan = installation.Plan
+// RenderedTree is what Render found; see installation.RenderedTree.
+type RenderedTree = installation.RenderedTree
 
-// PlannedItem is one deploy item of a Plan.
-type PlannedItem = installation.PlannedItem
+// RenderedItem is one deploy item of a RenderedTree.
+type RenderedItem = installation.RenderedItem
 
 // Render renders the whole tree without a cluster and without running
 // anything: every deploy item it can know (ID, name, type, target
 // selector, dependsOn, config hash) and the installations whose items
-// depend on exports that exist only after apply (Plan.Unknown, not
+// depend on exports that exist only after apply (RenderedTree.Unknown, not
 // errors). Render-time errors — duplicate names, unknown dependsOn,
 // cycles ("a -> b -> c -> a"), sibling cycles, template errors — are
-// returned joined; the plan holds what rendered either way.
-func Render(spec RootSpec, prev *Snapshot) (*Plan, error) {
+// returned joined; the tree holds what rendered either way.
+func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	if err := validateSpec(spec); err != nil {
-		return &Plan{}, err
+		return &RenderedTree{}, err
 	}
-	var prevRoot *snapshot.Installation
-	if prev != nil {
-		prevRoot = prev.Root
+	return installation.RenderTree(rootInstallation(spec), rootOf(prev))
+}
+
+// rootOf is the root installation of prev, nil for none.
+func rootOf(prev *Snapshot) *snapshot.Installation {
+	if prev == nil {
+		return nil
 	}
-	return installation.PlanTree(rootInstallation(spec), prevRoot)
+	return prev.Root
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
@@ -31,19 +30,6 @@ type Spec struct {
 	OrphanTargets snapshot.TargetImports
 	// Files is the blueprint filesystem, handed to deployers.
 	Files fs.FS
-}
-
-// Validate applies the render-time rules to a templated item list: name
-// and type set, names unique, dependsOn known, no cycle (named).
-func Validate(items []api.DeployItemTemplate) error {
-	nodes := make([]dag.Node, len(items))
-	for i, it := range items {
-		if it.Name != "" && it.Type == "" {
-			return fmt.Errorf("deploy item %q has no type", it.Name)
-		}
-		nodes[i] = dag.Node{Name: it.Name, DependsOn: it.DependsOn}
-	}
-	return dag.Validate("deploy item", nodes)
 }
 
 // run is one execution's flow in one job. Only its goroutine touches exec;
@@ -92,16 +78,14 @@ func installMachine(s installSteps, b phase.Backoff, on func(from, to api.Execut
 	}
 }
 
-// init validates the templates, deletes orphaned items (those no longer in
-// the spec, or whose type changed) and then creates or updates the items
-// of the spec. It is
-// idempotent, so a transient error may repeat it.
+// init checks that every item's target exists, deletes orphaned items
+// (those no longer in the spec, or whose type changed) and then creates or
+// updates the items of the spec. The templates come from a rendered
+// blueprint, which validated them (blueprint.Render). init is idempotent,
+// so a transient error may repeat it.
 func (r *run) init(context.Context) error {
 	if r.j.Interrupted() {
 		return r.j.InterruptError()
-	}
-	if err := Validate(r.spec.Items); err != nil {
-		return failure.NewTerminal("InvalidDeployItems", err)
 	}
 	for _, t := range r.spec.Items {
 		if _, err := r.spec.Targets.Select(t.Target); err != nil {

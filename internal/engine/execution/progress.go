@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )

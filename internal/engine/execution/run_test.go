@@ -163,27 +163,6 @@ func TestRun_UnknownType(t *testing.T) {
 	}
 }
 
-func TestRun_RenderTimeErrors(t *testing.T) {
-	// duplicate names, unknown dependsOn and cycles are rejected before any item is deployed
-	for name, items := range map[string][]string{
-		"cycle":     {"deploy items: a -> b -> a"},
-		"duplicate": {`duplicate deploy item name "a"`},
-	} {
-		env := newEnv()
-		tmpl := spec(item("a", nil, "b"), item("b", nil, "a"))
-		if name == "duplicate" {
-			tmpl = spec(item("a", nil), item("a", nil))
-		}
-		exec, err := Run(env.job(context.Background(), 1), tmpl, nil)
-		if err == nil || !strings.Contains(err.Error(), items[0]) {
-			t.Errorf("%s: error %v", name, err)
-		}
-		if len(env.mock.Events()) != 0 || exec.Phase != api.ExecutionPhaseFailed {
-			t.Errorf("%s: deployed %v, phase %s", name, env.mock.Events(), exec.Phase)
-		}
-	}
-}
-
 func TestRun_OrphansDeletedFirst(t *testing.T) {
 	// items no longer in the spec are deleted before new or changed items run
 	env := newEnv()

@@ -16,29 +16,21 @@ import (
 // child is one subinstallation during its parent's job. result is written
 // by its goroutine before done is closed and read only after.
 type child struct {
-	tmpl                   api.SubinstallationTemplate
-	blueprint              *blueprint.Blueprint
-	prev                   *snapshot.Installation
-	preds                  []*child
-	importRefs, exportRefs []string
-	done                   chan struct{}
-	result                 *snapshot.Installation
-	err                    error
+	*subSpec
+	prev   *snapshot.Installation
+	preds  []*child
+	done   chan struct{}
+	result *snapshot.Installation
+	err    error
 }
 
 // objectsCreated passes the job ID to the subinstallations: each starts in
 // its own goroutine, and its Init waits for its predecessors. The
 // execution, which needs no predecessor, runs in Progressing alongside.
 func (r *run) objectsCreated(context.Context) error {
-	base := newScope(r.imports)
+	base := newScope(r.rendering.imports)
 	for _, c := range r.children {
-		spec := Spec{
-			Path: r.spec.Path + "/" + c.tmpl.Name, Name: c.tmpl.Name,
-			Blueprint: c.blueprint, Component: r.spec.Component,
-			ImportDataMappings: c.tmpl.ImportDataMappings, ExportDataMappings: c.tmpl.ExportDataMappings,
-			Imports:    c.importsFrom(base),
-			ImportRefs: c.importRefs, ExportRefs: c.exportRefs,
-		}
+		spec := c.spec(r.spec, c.importsFrom(base))
 		go func() {
 			defer close(c.done)
 			c.result, c.err = Run(r.j, spec, c.prev)

@@ -7,21 +7,18 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// completing is seed 000's Completing: fail if the imports changed during
-// the job, then collect the exports (export executions over the deploy
-// items' and subinstallations' exports, then the export data mappings).
-// Successors need no trigger here: they wait for this installation's done
-// channel in their Init.
+// completing is Completing (ARCHITECTURE.md, "Installation flow"):
+// collect the exports (export executions over the deploy items' and
+// subinstallations' exports, then the export data mappings). Landscaper
+// also fails here when the imports changed during the job; in a
+// synchronous job they cannot. Successors need no trigger here: they wait
+// for this installation's done channel in their Init.
 func (r *run) completing(context.Context) error {
-	if snapshot.Hash(r.imports) != r.node.ImportsHash {
-		return failure.Terminalf("ImportsChanged", "the imports changed during the job; start a new one")
-	}
+	rendered := r.rendering.rendered
 	in := blueprint.ExportInput{
-		Imports:     r.rendered.Imports,
+		Imports:     rendered.Imports,
 		DeployItems: map[string]map[string]any{},
 		DataObjects: map[string]any{},
 		Targets:     map[string]api.Target{},
@@ -42,7 +39,7 @@ func (r *run) completing(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("rendering exports: %w", err)
 	}
-	mapped, err := blueprint.MapExportData(r.spec.ExportDataMappings, exported.Data, r.rendered.Imports)
+	mapped, err := blueprint.MapExportData(r.spec.ExportDataMappings, exported.Data, rendered.Imports)
 	if err != nil {
 		return fmt.Errorf("exportDataMappings: %w", err)
 	}
@@ -63,7 +60,7 @@ func (r *run) completing(context.Context) error {
 		}
 		r.node.TargetExports[name] = t
 	}
-	r.node.State = mergeState(r.rendered.State, exported.State)
+	r.node.State = mergeState(rendered.State, exported.State)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
@@ -14,46 +13,39 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// init is seed 000's Init: wait for the predecessors and resolve the
-// imports, store their hash, render the blueprint, validate what it
-// rendered, delete orphaned subinstallations and prepare the subobjects.
+// init is Init (ARCHITECTURE.md, "Installation flow"): wait for the
+// predecessors and resolve the imports, render the blueprint (unless the
+// job started from a RenderedTree that did), store the imports hash and
+// targets, delete orphaned subinstallations and prepare the subobjects.
 func (r *run) init(context.Context) error {
 	if r.j.Interrupted() {
 		return r.j.InterruptError()
 	}
-	imports, err := r.spec.Imports()
-	if err != nil {
-		return err
+	rd := r.spec.rendering
+	if rd == nil {
+		imports, err := r.spec.Imports()
+		if err != nil {
+			return err
+		}
+		if r.j.Interrupted() {
+			return r.j.InterruptError()
+		}
+		if rd, err = render(r.spec, imports, r.node.State); err != nil {
+			return err
+		}
 	}
-	if r.j.Interrupted() {
-		return r.j.InterruptError()
-	}
-	if imports, err = mapImports(imports, r.spec.ImportDataMappings); err != nil {
-		return fmt.Errorf("importDataMappings: %w", err)
-	}
-	r.imports = imports
+	r.rendering = rd
 	prevTargets := r.node.Targets
-	r.node.ImportsHash = snapshot.Hash(imports)
-	r.node.Targets = snapshot.TargetImports{Single: imports.Targets, Lists: imports.TargetLists, Maps: imports.TargetMaps}
-	rendered, err := r.spec.Blueprint.Render(blueprint.RenderInput{Imports: imports, Component: r.spec.Component, State: r.node.State})
-	if err != nil {
-		return fmt.Errorf("rendering blueprint: %w", err)
-	}
-	r.rendered = rendered
+	r.node.ImportsHash = snapshot.Hash(rd.imports)
+	r.node.Targets = snapshot.TargetImports{Single: rd.imports.Targets, Lists: rd.imports.TargetLists, Maps: rd.imports.TargetMaps}
 	// Keep the executions' new state even if the job fails later on.
-	r.node.State = mergeState(r.node.State, rendered.State)
-	if err := execution.Validate(rendered.DeployItems); err != nil {
-		return failure.NewTerminal("InvalidDeployItems", err)
-	}
-	children, err := r.prepareChildren(rendered.Subinstallations)
-	if err != nil {
-		return err
-	}
+	r.node.State = mergeState(r.node.State, rd.rendered.State)
+	children := r.newChildren(rd.subs)
 	if err := r.deleteOrphans(children); err != nil {
 		return err
 	}
 	r.children = children
-	r.execSpec = execution.Spec{Path: r.spec.Path, Items: rendered.DeployItems, Targets: r.node.Targets,
+	r.execSpec = execution.Spec{Path: r.spec.Path, Items: rd.rendered.DeployItems, Targets: r.node.Targets,
 		OrphanTargets: prevTargets, Files: r.spec.Blueprint.Files}
 	return nil
 }
@@ -106,41 +98,23 @@ func importValues(in blueprint.Imports) (map[string]any, error) {
 	return values, nil
 }
 
-// prepareChildren orders the rendered subinstallations by data flow (a
-// cycle is an error here, before anything of them is deployed) and loads
-// their blueprints.
-func (r *run) prepareChildren(templates []api.SubinstallationTemplate) ([]*child, error) {
-	imports, exports := map[string][]string{}, map[string][]string{}
-	names := make([]string, len(templates))
-	for i, t := range templates {
-		names[i] = t.Name
-		imports[t.Name], exports[t.Name] = importRefs(t.Imports), exportRefs(t.Exports)
-	}
-	nodes, err := siblingGraph(imports, exports, names)
-	if err != nil {
-		return nil, failure.NewTerminal("InvalidSubinstallations", err)
-	}
+// newChildren pairs the rendered subinstallations with what the previous
+// job recorded of them.
+func (r *run) newChildren(subs []*subSpec) []*child {
 	prev := map[string]*snapshot.Installation{}
 	for _, sub := range r.node.Subinstallations {
 		prev[sub.Name] = sub
 	}
-	byName := map[string]*child{}
-	children := make([]*child, len(templates))
-	for i, t := range templates {
-		bp, err := r.spec.Blueprint.Subinstallation(t, r.spec.Component)
-		if err != nil {
-			return nil, failure.NewTerminal("InvalidBlueprint", fmt.Errorf("subinstallation %q: %w", t.Name, err))
-		}
-		c := &child{tmpl: t, blueprint: bp, prev: prev[t.Name], done: make(chan struct{}),
-			importRefs: imports[t.Name], exportRefs: exports[t.Name]}
-		children[i], byName[t.Name] = c, c
+	children := make([]*child, len(subs))
+	for i, s := range subs {
+		children[i] = &child{subSpec: s, prev: prev[s.tmpl.Name], done: make(chan struct{})}
 	}
-	for i, n := range nodes {
-		for _, d := range n.DependsOn {
-			children[i].preds = append(children[i].preds, byName[d])
+	for i, s := range subs {
+		for _, p := range s.preds {
+			children[i].preds = append(children[i].preds, children[p])
 		}
 	}
-	return children, nil
+	return children
 }
 
 // deleteOrphans deletes the subinstallations of the previous job that the

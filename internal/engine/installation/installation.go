@@ -35,6 +35,9 @@ type Spec struct {
 	// ImportRefs and ExportRefs are the parent-scope names the
 	// installation reads and writes, kept for the delete order.
 	ImportRefs, ExportRefs []string
+
+	// rendering is set when RenderTree rendered the installation already.
+	rendering *rendering
 }
 
 // run is one installation's install flow in one job. Only its goroutine
@@ -45,10 +48,9 @@ type run struct {
 	node *snapshot.Installation
 	prev *snapshot.Installation
 
-	imports  blueprint.Imports
-	rendered *blueprint.Rendered
-	children []*child
-	execSpec execution.Spec
+	rendering *rendering
+	children  []*child
+	execSpec  execution.Spec
 }
 
 // Run runs the install flow of one installation and its subtree for job j,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )

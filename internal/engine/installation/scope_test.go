@@ -27,7 +27,7 @@ func TestSiblingGraph(t *testing.T) {
 			map[string]string{"a": "", "b": ""}, ""},
 		{"Cycle", "a cycle between siblings is an error naming it", []string{"a", "b"},
 			map[string][]string{"a": {"fromB"}, "b": {"fromA"}}, map[string][]string{"a": {"fromA"}, "b": {"fromB"}},
-			nil, "cyclic dependency between subinstallations: a -> b -> a"},
+			nil, "subinstallations depend on each other in a cycle: a -> b -> a"},
 		{"DuplicateExport", "two siblings may not export the same name", []string{"a", "b"},
 			map[string][]string{}, map[string][]string{"a": {"x"}, "b": {"x"}},
 			nil, `subinstallations "a" and "b" both export "x"`},

@@ -27,16 +27,16 @@ func Validate(kind string, nodes []Node) error {
 	for i, n := range nodes {
 		switch {
 		case n.Name == "":
-			errs = append(errs, fmt.Errorf("%s #%d has no name", kind, i))
+			errs = append(errs, fmt.Errorf("%s #%d: name must be set", kind, i))
 		case seen[n.Name]:
-			errs = append(errs, fmt.Errorf("duplicate %s name %q", kind, n.Name))
+			errs = append(errs, fmt.Errorf("%s %q: duplicate name", kind, n.Name))
 		}
 		seen[n.Name] = true
 	}
 	for _, n := range nodes {
 		for _, d := range n.DependsOn {
 			if !seen[d] {
-				errs = append(errs, fmt.Errorf("%s %q depends on unknown %s %q", kind, n.Name, kind, d))
+				errs = append(errs, fmt.Errorf("%s %q: dependsOn %q is not a %s of this blueprint", kind, n.Name, d, kind))
 			}
 		}
 	}
@@ -44,7 +44,7 @@ func Validate(kind string, nodes []Node) error {
 		return errors.Join(errs...)
 	}
 	if cycle := FindCycle(nodes); cycle != nil {
-		return fmt.Errorf("cyclic dependency between %ss: %s", kind, strings.Join(cycle, " -> "))
+		return fmt.Errorf("%ss depend on each other in a cycle: %s", kind, strings.Join(cycle, " -> "))
 	}
 	return nil
 }

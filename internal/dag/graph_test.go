@@ -21,25 +21,25 @@ func TestValidate(t *testing.T) {
 			name:    "DuplicateName",
 			rule:    "duplicate names are rejected at render time, naming the duplicate",
 			nodes:   []Node{{Name: "a"}, {Name: "a"}},
-			wantErr: []string{`duplicate deploy item name "a"`},
+			wantErr: []string{`deploy item "a": duplicate name`},
 		},
 		{
 			name:    "UnknownDependsOn",
 			rule:    "an undefined dependsOn is rejected, naming both items",
 			nodes:   []Node{{Name: "a", DependsOn: []string{"x"}}},
-			wantErr: []string{`deploy item "a" depends on unknown deploy item "x"`},
+			wantErr: []string{`deploy item "a": dependsOn "x" is not a deploy item`},
 		},
 		{
 			name:    "EmptyName",
 			rule:    "an item needs a name",
 			nodes:   []Node{{Name: ""}},
-			wantErr: []string{"deploy item #0 has no name"},
+			wantErr: []string{"deploy item #0: name must be set"},
 		},
 		{
 			name:    "Cycle_ThreeNodes",
 			rule:    "a cycle is rejected and the message names the cycle a -> b -> c -> a",
 			nodes:   []Node{{Name: "a", DependsOn: []string{"b"}}, {Name: "b", DependsOn: []string{"c"}}, {Name: "c", DependsOn: []string{"a"}}},
-			wantErr: []string{"cyclic dependency between deploy items: a -> b -> c -> a"},
+			wantErr: []string{"deploy items depend on each other in a cycle: a -> b -> c -> a"},
 		},
 		{
 			name:    "Cycle_SelfDependency",
@@ -57,7 +57,7 @@ func TestValidate(t *testing.T) {
 			name:    "DuplicateAndUnknownTogether",
 			rule:    "all render-time problems are reported at once",
 			nodes:   []Node{{Name: "a"}, {Name: "a"}, {Name: "b", DependsOn: []string{"zz"}}},
-			wantErr: []string{`duplicate deploy item name "a"`, `unknown deploy item "zz"`},
+			wantErr: []string{`deploy item "a": duplicate name`, `dependsOn "zz" is not a deploy item`},
 		},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,197 @@
+package installation
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// rendering is what an installation's Init computes before anything runs:
+// the imports after importDataMappings, the rendered blueprint and the
+// subinstallations in data-flow order with their blueprints loaded. The
+// plan (RenderTree) and the job (Init) compute it with the one function
+// render; a job started from a RenderedTree reuses the plan's renderings,
+// so no installation is rendered twice in one apply.
+type rendering struct {
+	imports  blueprint.Imports
+	rendered *blueprint.Rendered
+	subs     []*subSpec
+}
+
+// subSpec is one rendered subinstallation before it runs.
+type subSpec struct {
+	tmpl                   api.SubinstallationTemplate
+	blueprint              *blueprint.Blueprint
+	preds                  []int // indices of the siblings it imports from
+	importRefs, exportRefs []string
+	// rendering is the subinstallation's own rendering when the plan could
+	// compute it (no predecessor); nil: its Init renders it.
+	rendering *rendering
+}
+
+// render maps the imports, renders the blueprint with the execution state
+// of the previous job, orders the subinstallations by data flow (a cycle
+// is an error here, before anything of them is deployed) and loads their
+// blueprints.
+func render(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
+	imports, err := mapImports(imports, spec.ImportDataMappings)
+	if err != nil {
+		return nil, fmt.Errorf("importDataMappings: %w", err)
+	}
+	rendered, err := spec.Blueprint.Render(blueprint.RenderInput{Imports: imports, Component: spec.Component, State: state})
+	if err != nil {
+		return nil, fmt.Errorf("rendering blueprint: %w", err)
+	}
+	templates := rendered.Subinstallations
+	importRefsOf, exportRefsOf := map[string][]string{}, map[string][]string{}
+	names := make([]string, len(templates))
+	for i, t := range templates {
+		names[i] = t.Name
+		importRefsOf[t.Name], exportRefsOf[t.Name] = importRefs(t.Imports), exportRefs(t.Exports)
+	}
+	nodes, err := siblingGraph(importRefsOf, exportRefsOf, names)
+	if err != nil {
+		return nil, failure.NewTerminal("InvalidSubinstallations", err)
+	}
+	index := make(map[string]int, len(templates))
+	subs := make([]*subSpec, len(templates))
+	for i, t := range templates {
+		bp, err := spec.Blueprint.Subinstallation(t, spec.Component)
+		if err != nil {
+			return nil, failure.NewTerminal("InvalidBlueprint", fmt.Errorf("subinstallation %q: %w", t.Name, err))
+		}
+		subs[i] = &subSpec{tmpl: t, blueprint: bp, importRefs: importRefsOf[t.Name], exportRefs: exportRefsOf[t.Name]}
+		index[t.Name] = i
+	}
+	for i, n := range nodes {
+		for _, d := range n.DependsOn {
+			subs[i].preds = append(subs[i].preds, index[d])
+		}
+	}
+	return &rendering{imports: imports, rendered: rendered, subs: subs}, nil
+}
+
+// spec is the Spec of the subinstallation in its parent's job; imports
+// resolves its imports in the parent's scope.
+func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) Spec {
+	return Spec{
+		Path: parent.Path + "/" + s.tmpl.Name, Name: s.tmpl.Name,
+		Blueprint: s.blueprint, Component: parent.Component,
+		ImportDataMappings: s.tmpl.ImportDataMappings, ExportDataMappings: s.tmpl.ExportDataMappings,
+		Imports:    imports,
+		ImportRefs: s.importRefs, ExportRefs: s.exportRefs,
+		rendering:  s.rendering,
+	}
+}
+
+// RenderedTree is the tree's deploy items as far as they can be rendered
+// without a cluster and without running anything.
+type RenderedTree struct {
+	Items []RenderedItem
+	// Unknown are installations whose imports come from exports that
+	// exist only after apply; their deploy items are not in Items.
+	Unknown []UnknownInstallation
+	// Warnings are the blueprints' warnings (unknown fields …).
+	Warnings []string
+
+	root Spec
+}
+
+// RenderedItem is one deploy item of a RenderedTree. Items come per
+// installation, parents before children, and within one installation in
+// dependency order (rendered order among independent items).
+type RenderedItem struct {
+	ID           string
+	Installation string
+	Name         string
+	Type         string
+	Target       *api.TargetSelector
+	DependsOn    []string
+	ConfigHash   string
+	// Config is the rendered configuration; it may hold secrets.
+	Config json.RawMessage
+}
+
+// UnknownInstallation says why an installation cannot be rendered yet.
+type UnknownInstallation struct {
+	Path   string
+	Reason string
+}
+
+// RenderTree renders spec and its subtree purely. Render-time errors
+// (duplicate names, unknown dependsOn, cycles between deploy items or
+// siblings, template errors) are returned joined, each naming its
+// installation; what rendered is in the tree either way.
+func RenderTree(spec Spec, prev *snapshot.Installation) (*RenderedTree, error) {
+	t := &RenderedTree{}
+	rd, err := t.add(spec, prev)
+	spec.rendering = rd
+	t.root = spec
+	return t, err
+}
+
+// Root is the root's Spec carrying the renderings: Run started with it
+// renders only the installations the tree could not.
+func (t *RenderedTree) Root() Spec { return t.root }
+
+func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, error) {
+	imports, err := spec.Imports()
+	if err != nil {
+		return nil, fmt.Errorf("installation %s: %w", spec.Path, err)
+	}
+	var state map[string]json.RawMessage
+	if prev != nil {
+		state = prev.State
+	}
+	t.Warnings = append(t.Warnings, prefixed(spec.Path, spec.Blueprint.Warnings)...)
+	rd, err := render(spec, imports, state)
+	if err != nil {
+		return nil, fmt.Errorf("installation %s: %w", spec.Path, err)
+	}
+	t.Warnings = append(t.Warnings, prefixed(spec.Path, rd.rendered.Warnings)...)
+	items := rd.rendered.DeployItems
+	nodes := make([]dag.Node, len(items))
+	for i, it := range items {
+		nodes[i] = dag.Node{Name: it.Name, DependsOn: it.DependsOn}
+	}
+	for _, i := range dag.Order(nodes) {
+		it := items[i]
+		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
+			Type: it.Type, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.Hash(it.Config), Config: it.Config})
+	}
+	prevSubs := map[string]*snapshot.Installation{}
+	if prev != nil {
+		for _, sub := range prev.Subinstallations {
+			prevSubs[sub.Name] = sub
+		}
+	}
+	base := newScope(rd.imports)
+	var errs []error
+	for _, s := range rd.subs {
+		if len(s.preds) > 0 {
+			t.Unknown = append(t.Unknown, UnknownInstallation{Path: spec.Path + "/" + s.tmpl.Name,
+				Reason: fmt.Sprintf("imports exports of subinstallation %q, known only after it is applied", rd.subs[s.preds[0]].tmpl.Name)})
+			continue
+		}
+		tmpl := s.tmpl
+		sub := s.spec(spec, func() (blueprint.Imports, error) { return base.resolve(tmpl.Name, tmpl.Imports) })
+		if s.rendering, err = t.add(sub, prevSubs[tmpl.Name]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return rd, errors.Join(errs...)
+}
+
+func prefixed(path string, msgs []string) []string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = path + ": " + m
+	}
+	return out
+}
