@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"

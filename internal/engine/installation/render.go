@@ -86,7 +86,7 @@ func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) S
 		ImportDataMappings: s.tmpl.ImportDataMappings, ExportDataMappings: s.tmpl.ExportDataMappings,
 		Imports:    imports,
 		ImportRefs: s.importRefs, ExportRefs: s.exportRefs,
-		rendering:  s.rendering,
+		rendering: s.rendering,
 	}
 }
 
