@@ -31,6 +31,19 @@ func newScope(parent blueprint.Imports) *scope {
 	for k, v := range parent.Targets {
 		s.targets[k] = v
 	}
+	// Landscaper stores each element of a target list or map import as a
+	// target of its own, named `<import>[<index>]` / `<import>[<key>]`,
+	// so subinstallations can import one: `target: clusters[eu]`.
+	for name, list := range parent.TargetLists {
+		for i, t := range list {
+			s.targets[fmt.Sprintf("%s[%d]", name, i)] = t
+		}
+	}
+	for name, m := range parent.TargetMaps {
+		for key, t := range m {
+			s.targets[name+"["+key+"]"] = t
+		}
+	}
 	return s
 }
 
