@@ -49,8 +49,8 @@ func (f flowTarget) target(name string) api.Target { return api.NewTarget(name, 
 type flowItem struct {
 	ID     string              `json:"id"`
 	Target *api.TargetSelector `json:"target,omitempty"`
-	Config json.RawMessage `json:"config"`
-	Phase  string          `json:"phase"`
+	Config json.RawMessage     `json:"config"`
+	Phase  string              `json:"phase"`
 }
 
 type flowResult struct {
