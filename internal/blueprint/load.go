@@ -1,14 +1,18 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"reflect"
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // File is the name of the blueprint definition at the root of its filesystem.
@@ -36,6 +40,36 @@ func Load(files fs.FS) (*Blueprint, error) {
 	return b, nil
 }
 
+// LoadDir loads the blueprint in a local directory. The directory is opened
+// as an os.Root: no path, symlink or ".." a blueprint names (readFile,
+// include, Spiff's read, a Helm chart.path) can reach outside it.
+func LoadDir(dir string) (*Blueprint, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("blueprint directory %q: %w", dir, err)
+	}
+	// The root stays open as long as its FS is referenced (os.Root closes
+	// its descriptor when it becomes unreachable).
+	return Load(root.FS())
+}
+
+// WithContext returns a copy of b whose executions run under ctx: ending
+// ctx stops them, and the template.Limits ctx carries (template.WithLimits)
+// bound them. Subinstallation blueprints loaded from it inherit ctx.
+func (b *Blueprint) WithContext(ctx context.Context) *Blueprint {
+	c := *b
+	c.renderCtx = ctx
+	return &c
+}
+
+// context is the context executions run under.
+func (b *Blueprint) context() context.Context {
+	if b.renderCtx == nil {
+		return context.Background()
+	}
+	return b.renderCtx
+}
+
 // Parse decodes a blueprint definition (YAML or JSON) without a filesystem.
 func Parse(data []byte) (b *Blueprint, err error) {
 	defer func() {
@@ -45,6 +79,11 @@ func Parse(data []byte) (b *Blueprint, err error) {
 			b, err = nil, fmt.Errorf("%s: cannot be parsed: %v", File, p)
 		}
 	}()
+	// The YAML library limits alias expansion only by ratio; a small
+	// blueprint.yaml may still expand to millions of nodes.
+	if err := template.CheckYAMLAliases(File, data, template.DefaultLimits().MaxYAMLNodes); err != nil {
+		return nil, err
+	}
 	jsonData, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not valid YAML: %w", File, err)

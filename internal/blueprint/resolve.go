@@ -43,7 +43,7 @@ func Resolve(src Source, comp ComponentSource) (*Blueprint, *Component, error) {
 		if info, err := os.Stat(src.Dir); err != nil || !info.IsDir() {
 			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("blueprint directory %q is not a readable directory", src.Dir))
 		}
-		b, err = Load(os.DirFS(src.Dir))
+		b, err = LoadDir(src.Dir)
 		def = map[string]any{"dir": src.Dir}
 	case len(src.Inline) > 0:
 		var files fs.FS
@@ -125,6 +125,7 @@ func (b *Blueprint) Subinstallation(t api.SubinstallationTemplate, comp *Compone
 		return nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallation %q: %w", t.Name, err))
 	}
 	sub.Definition = def
+	sub.renderCtx = b.renderCtx
 	return sub, nil
 }
 

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 
@@ -43,6 +44,8 @@ type Blueprint struct {
 	// Definition is how the installation referenced this blueprint; it is
 	// the `blueprint` template input.
 	Definition map[string]any
+	// renderCtx bounds every execution (WithContext).
+	renderCtx context.Context
 }
 
 // Component is the component descriptor context of an installation

@@ -47,7 +47,9 @@ func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engi
 	if err != nil {
 		return spec, err
 	}
-	spec.Blueprint, spec.Component = bp, component
+	// The request's context bounds rendering: cancelling plan or apply
+	// (or its timeout) stops a runaway template.
+	spec.Blueprint, spec.Component = bp.WithContext(ctx), component
 	if spec.Imports, err = readImports(ctx, m, host); err != nil {
 		return spec, err
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 
 // Rate limits of every client the pool builds. Deploy items run in
@@ -36,12 +37,14 @@ const (
 // Pool caches one Clients per distinct kubeconfig. It is safe for
 // concurrent use.
 type Pool struct {
-	wrap  func(http.RoundTripper) http.RoundTripper
-	qps   float32
-	burst int
+	wrap           func(http.RoundTripper) http.RoundTripper
+	qps            float32
+	burst          int
+	allowUntrusted bool
 
 	mu      sync.Mutex
 	clients map[[sha256.Size]byte]*Clients
+	trusted map[[sha256.Size]byte]bool
 }
 
 // Option configures a Pool.
@@ -60,7 +63,7 @@ func WithRateLimit(qps float32, burst int) Option {
 
 // NewPool returns an empty pool.
 func NewPool(opts ...Option) *Pool {
-	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}}
+	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, trusted: map[[sha256.Size]byte]bool{}}
 	for _, o := range opts {
 		o(p)
 	}
@@ -100,7 +103,7 @@ func (p *Pool) Clients(t *api.Target) (*Clients, error) {
 	if c, ok := p.clients[key]; ok {
 		return c, nil
 	}
-	c, err := p.build(t.Metadata.Name, kubeconfig)
+	c, err := p.build(t.Metadata.Name, kubeconfig, p.trusted[key] || p.allowUntrusted)
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +129,18 @@ func kubeconfigOf(t *api.Target) (string, error) {
 	return cfg.Kubeconfig, nil
 }
 
-func (p *Pool) build(targetName, kubeconfig string) (*Clients, error) {
+func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, error) {
 	invalid := func(what string, err error) error {
-		return failure.Terminalf("InvalidKubeconfig", "target %q: %s: %s", targetName, what, redact(err, kubeconfig))
+		return failure.Terminalf("InvalidKubeconfig", "target %q: %s: %s", targetName, what, redact.Kubeconfig(err, kubeconfig))
 	}
 	raw, err := clientcmd.Load([]byte(kubeconfig))
 	if err != nil {
 		return nil, invalid("kubeconfig cannot be parsed", err)
+	}
+	if !trusted {
+		if err := checkUntrusted(raw); err != nil {
+			return nil, failure.Terminalf("UntrustedKubeconfig", "target %q: %v", targetName, err)
+		}
 	}
 	clientConfig := clientcmd.NewDefaultClientConfig(*raw, &clientcmd.ConfigOverrides{})
 	cfg, err := clientConfig.ClientConfig()
@@ -164,22 +172,4 @@ func (p *Pool) build(targetName, kubeconfig string) (*Clients, error) {
 		Raw:       *raw,
 		Namespace: ns,
 	}, nil
-}
-
-// redact returns err's message with every line of the kubeconfig that it
-// might quote (YAML parsers quote offending lines) replaced, so that no
-// certificate, key or token can leak into a message.
-func redact(err error, kubeconfig string) string {
-	if err == nil {
-		return ""
-	}
-	msg := err.Error()
-	for _, line := range strings.Split(kubeconfig, "\n") {
-		for _, part := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ':' || r == '"' || r == '\'' }) {
-			if len(part) >= 8 && strings.Contains(msg, part) {
-				msg = strings.ReplaceAll(msg, part, "<redacted>")
-			}
-		}
-	}
-	return msg
 }

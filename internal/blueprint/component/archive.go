@@ -25,9 +25,14 @@ const descriptorFile = "component-descriptor.yaml"
 const maxBlobBytes = 256 << 20
 
 // FromArchiveDir reads a local component archive directory
-// (component-descriptor.yaml and blobs/).
+// (component-descriptor.yaml and blobs/). The directory is opened as an
+// os.Root, so no blob name or symlink reaches a file outside it.
 func FromArchiveDir(dir string) (*Component, error) {
-	return FromArchive(os.DirFS(dir))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("component archive: %w", err)
+	}
+	return FromArchive(root.FS())
 }
 
 // FromArchive reads a component archive from a filesystem.
@@ -122,15 +127,28 @@ func (c *Component) localBlobName(rawAccess json.RawMessage) (string, string, er
 	if c.Archive == nil {
 		return "", "", errors.New("local blob access needs a component archive, the descriptor was given inline")
 	}
-	name := path.Join("blobs", ref)
-	if !fs.ValidPath(name) || !strings.HasPrefix(name, "blobs/") || name == "blobs/" {
-		return "", "", fmt.Errorf("local blob reference %q escapes blobs/", ref)
+	name, err := blobName(ref)
+	if err != nil {
+		return "", "", err
 	}
 	if _, err := fs.Stat(c.Archive, name); errors.Is(err, fs.ErrNotExist) {
 		// OCM's transport format stores "sha256:…" blobs as "sha256.…".
-		name = path.Join("blobs", strings.ReplaceAll(ref, ":", "."))
+		// The rewritten name is checked again: ".:/x" becomes "../x".
+		if name, err = blobName(strings.ReplaceAll(ref, ":", ".")); err != nil {
+			return "", "", err
+		}
 	}
 	return name, a.MediaType, nil
+}
+
+// blobName is the archive path of a blob reference, refused unless it
+// names a file below blobs/.
+func blobName(ref string) (string, error) {
+	name := path.Join("blobs", ref)
+	if !fs.ValidPath(name) || !strings.HasPrefix(name, "blobs/") || strings.Contains(ref, "\x00") {
+		return "", fmt.Errorf("local blob reference %q escapes blobs/", ref)
+	}
+	return name, nil
 }
 
 // BlobPath returns the archive path of a resource's local blob, for

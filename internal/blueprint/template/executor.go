@@ -5,11 +5,13 @@
 package template
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 
 // Template types as blueprints write them.
@@ -17,10 +19,6 @@ const (
 	TypeGoTemplate = "GoTemplate"
 	TypeSpiff      = "Spiff"
 )
-
-// MaxOutputBytes bounds what one execution may render, so a runaway
-// template fails instead of exhausting memory.
-const MaxOutputBytes = 32 << 20
 
 // Execution is one entry of importExecutions, deployExecutions,
 // subinstallationExecutions or exportExecutions.
@@ -55,6 +53,12 @@ type Request struct {
 	// RejectNoValue makes output containing "<no value>" an error (GoTemplate
 	// only, as in Landscaper for all but import executions).
 	RejectNoValue bool
+	// Context is the request's context: cancelling it stops the execution.
+	// Nil means context.Background().
+	Context context.Context
+	// Limits bound the execution; zero means the limits Context carries
+	// (WithLimits), or DefaultLimits.
+	Limits Limits
 }
 
 // Result is the decoded output document of an execution and its state.
@@ -67,8 +71,9 @@ type Result struct {
 
 // Executor renders one execution.
 type Executor interface {
-	// Execute MUST NOT panic, MUST confine file access to req.Files and
-	// MUST name req.Kind and the execution in every error.
+	// Execute MUST NOT panic, MUST confine file access to req.Files,
+	// MUST stay within req.Limits and stop when req.Context ends, and MUST
+	// name req.Kind and the execution in every error.
 	Execute(req Request) (Result, error)
 }
 
@@ -87,6 +92,19 @@ func Run(req Request) (Result, error) {
 	return ex.Execute(req)
 }
 
+// withDefaults fills in the context and the limits.
+func (r Request) withDefaults() Request {
+	if r.Context == nil {
+		r.Context = context.Background()
+	}
+	if r.Limits == (Limits{}) {
+		r.Limits = LimitsFrom(r.Context)
+	} else {
+		r.Limits = r.Limits.WithDefaults()
+	}
+	return r
+}
+
 // source names where an execution's template comes from, for errors.
 func (e Execution) source() string {
 	if e.File != "" {
@@ -95,7 +113,20 @@ func (e Execution) source() string {
 	return "inline template"
 }
 
-// errorf prefixes an error with the execution kind, name and template file.
+// errorf prefixes an error with the execution kind, name and template
+// file, and masks URL credentials and query strings in it (a template may
+// have put an import's URL into its error).
 func (r Request) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s %q (%s): %w", r.Kind, r.Execution.Name, r.Execution.source(), fmt.Errorf(format, args...))
+	err := fmt.Errorf("%s %q (%s): %w", r.Kind, r.Execution.Name, r.Execution.source(), fmt.Errorf(format, args...))
+	return scrubbed{msg: redact.URLs(err.Error()), err: err}
 }
+
+// scrubbed is an error with a masked message that still unwraps to its
+// cause (errors.Is(err, ErrLimit) keeps working).
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e scrubbed) Error() string { return e.msg }
+func (e scrubbed) Unwrap() error { return e.err }

@@ -18,9 +18,9 @@ func inline(typ, tmpl string) Execution {
 func TestGoTemplate_Bounded(t *testing.T) {
 	files := fstest.MapFS{"self.tpl": {Data: []byte(`{{ include "self.tpl" . }}`)}}
 	cases := map[string]struct{ tmpl, want string }{
-		"huge output":       {`{{ range until 1000000 }}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{{ end }}`, "size limit"},
-		"huge until":        {`{{ until 1000000000 }}`, "exceeds"},
-		"huge repeat":       {`{{ repeat 1000000000 "abc" }}`, "exceeds"},
+		"huge output":       {`{{ $s := repeat 1000 "x" }}{{ range until 100000 }}{{ $s }}{{ end }}`, "rendered output exceeds"},
+		"huge until":        {`{{ until 1000000000 }}`, "render limit exceeded"},
+		"huge repeat":       {`{{ repeat 1000000000 "abc" }}`, "render limit exceeded"},
 		"endless include":   {`{{ include "self.tpl" . }}`, "nested more than"},
 		"env is removed":    {`{{ env "HOME" }}`, `"env" not defined`},
 		"expandenv removed": {`{{ expandenv "$HOME" }}`, `"expandenv" not defined`},

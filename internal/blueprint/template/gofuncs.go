@@ -1,6 +1,7 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -27,6 +28,12 @@ func landscaperSprig() gotmpl.FuncMap {
 		fm := sprig.TxtFuncMap()
 		delete(fm, "env")
 		delete(fm, "expandenv")
+		// Rendering runs at plan, on the user's machine: a blueprint
+		// reaches no network then (docs/guides/security.md). The name stays
+		// defined so that templates using it only in untaken branches parse.
+		fm["getHostByName"] = func(string) (string, error) {
+			return "", errors.New("getHostByName: DNS look-ups are disabled while rendering (a blueprint reaches no network at plan)")
+		}
 		fm["until"] = func(count int) ([]int, error) {
 			step := 1
 			if count < 0 {
@@ -35,15 +42,6 @@ func landscaperSprig() gotmpl.FuncMap {
 			return boundedSequence(0, count, step)
 		}
 		fm["untilStep"] = boundedSequence
-		fm["repeat"] = func(count int, s string) (string, error) {
-			if count > 0 && len(s)*count > MaxOutputBytes {
-				return "", fmt.Errorf("repeat: result exceeds %d bytes", MaxOutputBytes)
-			}
-			if count < 0 {
-				count = 0
-			}
-			return strings.Repeat(s, count), nil
-		}
 		sprigFuncs = fm
 	})
 	return sprigFuncs
@@ -72,8 +70,9 @@ func abs(n int) int {
 	return n
 }
 
-// funcs is the function map of one GoTemplate run.
-func (r *goTemplateRun) funcs() gotmpl.FuncMap {
+// baseFuncs is the function map of one GoTemplate run before metering
+// (budget.metered).
+func (r *goTemplateRun) baseFuncs() gotmpl.FuncMap {
 	fm := gotmpl.FuncMap{}
 	for k, v := range landscaperSprig() {
 		fm[k] = v
@@ -83,7 +82,12 @@ func (r *goTemplateRun) funcs() gotmpl.FuncMap {
 	fm["readFile"] = func(name string) ([]byte, error) { return readBlueprintFile(files, name) }
 	fm["readDir"] = func(name string) ([]fs.FileInfo, error) { return readBlueprintDir(files, name) }
 	fm["toYaml"] = toYAML
-	fm["fromYaml"] = fromYAML
+	fm["fromYaml"] = func(s string) (any, error) {
+		if err := CheckYAMLAliases("fromYaml", []byte(s), r.req.Limits.MaxYAMLNodes); err != nil {
+			return nil, err
+		}
+		return fromYAML(s)
+	}
 	fm["parseOCIRef"] = ParseOCIRef
 	fm["ociRefRepo"] = func(ref string) (string, error) {
 		parts, err := ParseOCIRef(ref)

@@ -29,6 +29,7 @@ var _ Executor = GoTemplate{}
 // Execute renders the template, checks for "<no value>", and decodes the
 // output as YAML.
 func (GoTemplate) Execute(req Request) (res Result, err error) {
+	req = req.withDefaults()
 	text, name, err := goTemplateText(req)
 	if err != nil {
 		return Result{}, err
@@ -45,15 +46,19 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 		values["state"] = state
 	}
 
-	run := &goTemplateRun{req: req, includes: map[string]int{}}
+	run := &goTemplateRun{req: req, includes: map[string]int{}, budget: newBudget(req.Context, req.Limits)}
+	run.funcs = run.budget.metered(run.baseFuncs())
 	out, err := run.render(name, text, values)
 	if err != nil {
-		return Result{}, req.errorf("%w", err)
+		return Result{}, req.errorf("%w", limitCause(err))
 	}
 	if req.RejectNoValue {
 		if err := noValueError(out, name); err != nil {
 			return Result{}, req.errorf("%w", err)
 		}
+	}
+	if err := CheckYAMLAliases("rendered output", out, req.Limits.MaxYAMLNodes); err != nil {
+		return Result{}, req.errorf("%w", err)
 	}
 	doc := map[string]any{}
 	if err := yaml.Unmarshal(out, &doc); err != nil {
@@ -88,10 +93,13 @@ func goTemplateText(req Request) (text, name string, err error) {
 	return "", "", req.errorf("neither file nor template is set")
 }
 
-// goTemplateRun is the state of one execution: include depth per file.
+// goTemplateRun is the state of one execution: include depth per file,
+// the budget and the metered function map.
 type goTemplateRun struct {
 	req      Request
 	includes map[string]int
+	budget   *budget
+	funcs    gotmpl.FuncMap
 }
 
 // render parses and executes text; a panic inside a template function or
@@ -102,11 +110,24 @@ func (r *goTemplateRun) render(name, text string, data any) (out []byte, err err
 			out, err = nil, fmt.Errorf("template %s: %v", name, p)
 		}
 	}()
-	tmpl, err := gotmpl.New(name).Funcs(r.funcs()).Option("missingkey=zero").Parse(text)
+	if err := r.budget.alive(); err != nil {
+		return nil, err
+	}
+	buf := &limitedBuffer{max: int(r.budget.limits.MaxBytes)}
+	funcs := make(gotmpl.FuncMap, len(r.funcs)+2)
+	for k, v := range r.funcs {
+		funcs[k] = v
+	}
+	for k, v := range r.budget.limitFuncs(buf.Len) {
+		funcs[k] = v
+	}
+	tmpl, err := gotmpl.New(name).Funcs(funcs).Option("missingkey=zero").Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	buf := &limitedBuffer{max: MaxOutputBytes}
+	if err := meterTree(tmpl, funcs); err != nil {
+		return nil, err
+	}
 	if err := tmpl.Execute(buf, data); err != nil {
 		return nil, err
 	}
@@ -116,17 +137,32 @@ func (r *goTemplateRun) render(name, text string, data any) (out []byte, err err
 // include renders another file of the blueprint with the given data.
 func (r *goTemplateRun) include(name string, data any) (string, error) {
 	if r.includes[name] >= maxIncludeDepth {
-		return "", fmt.Errorf("include %q: nested more than %d times", name, maxIncludeDepth)
+		return "", &includeError{fmt.Errorf("include %q: nested more than %d times", name, maxIncludeDepth)}
 	}
 	r.includes[name]++
 	defer func() { r.includes[name]-- }()
 	text, err := readBlueprintFile(r.req.Files, name)
 	if err != nil {
-		return "", fmt.Errorf("include: %w", err)
+		return "", &includeError{fmt.Errorf("include: %w", err)}
 	}
 	out, err := r.render(name, string(text), data)
-	return string(out), err
+	if err != nil {
+		// Hand the innermost failure up unchanged: text/template would
+		// otherwise prefix one position per include level.
+		var inner *includeError
+		if errors.As(err, &inner) {
+			return "", inner
+		}
+		return "", &includeError{err}
+	}
+	return string(out), nil
 }
+
+// includeError is the failure of the innermost include.
+type includeError struct{ err error }
+
+func (e *includeError) Error() string { return e.err.Error() }
+func (e *includeError) Unwrap() error { return e.err }
 
 // noValueError reports every line of out that contains "<no value>".
 func noValueError(out []byte, name string) error {
@@ -189,8 +225,21 @@ func blueprintPath(name string) (string, error) {
 	return clean, nil
 }
 
-// errOutputTooLarge stops a template that renders more than MaxOutputBytes.
-var errOutputTooLarge = errors.New("rendered output exceeds the size limit")
+// limitCause reduces an error that reports an exceeded limit to that
+// report: text/template wraps it in the position of the injected metering
+// node, which names no place in the blueprint's own template.
+func limitCause(err error) error {
+	if !errors.Is(err, ErrLimit) {
+		return err
+	}
+	for {
+		next := errors.Unwrap(err)
+		if next == nil || !errors.Is(next, ErrLimit) || next == ErrLimit {
+			return err
+		}
+		err = next
+	}
+}
 
 // limitedBuffer is a bytes.Buffer that refuses to grow past max.
 type limitedBuffer struct {
@@ -200,7 +249,7 @@ type limitedBuffer struct {
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if b.Len()+len(p) > b.max {
-		return 0, fmt.Errorf("%w (%d bytes)", errOutputTooLarge, b.max)
+		return 0, limitError(fmt.Sprintf("the rendered output exceeds %d bytes", b.max), "max_bytes")
 	}
 	return b.Buffer.Write(p)
 }

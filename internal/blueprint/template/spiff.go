@@ -8,7 +8,6 @@ import (
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
-	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
 	"sigs.k8s.io/yaml"
 )
@@ -17,108 +16,129 @@ import (
 // in-memory filesystem.
 const maxSpiffFilesystemBytes = 64 << 20
 
-// Spiff renders Spiff executions. The blueprint filesystem is the only
-// filesystem Spiff sees, and command execution is off.
+// Spiff renders Spiff executions in a sandbox process (sandbox.go). The
+// blueprint filesystem is the only filesystem Spiff sees; command
+// execution, the environment and the network are off.
 type Spiff struct{}
 
 var _ Executor = Spiff{}
 
-// Execute cascades the template with the previous state as state document.
-func (Spiff) Execute(req Request) (res Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = Result{}, req.errorf("spiff panicked: %v", p)
-		}
-	}()
-	tmpl, err := spiffTemplateNode(req)
+// Execute checks the template's YAML aliases, hands template, values,
+// state and blueprint files to the sandbox and decodes its result.
+func (Spiff) Execute(req Request) (Result, error) {
+	req = req.withDefaults()
+	text, name, err := spiffTemplateText(req)
 	if err != nil {
 		return Result{}, err
 	}
-	sp, err := newSpiff(req.Files, req.Component, req.Values)
-	if err != nil {
+	if err := CheckYAMLAliases(name, text, req.Limits.MaxYAMLNodes); err != nil {
 		return Result{}, req.errorf("%w", err)
 	}
-	var states []spiffyaml.Node
-	if req.WithState {
-		state, err := spiffState(req.State)
-		if err != nil {
-			return Result{}, req.errorf("previous state: %w", err)
+	job := spiffJob{Name: name, Template: text, State: req.State, WithState: req.WithState, Limits: req.Limits}
+	if job.Values, err = json.Marshal(req.Values); err != nil {
+		return Result{}, req.errorf("values: %w", err)
+	}
+	if req.Files != nil {
+		job.HasFiles = true
+		if job.Files, err = blueprintFiles(req.Files, req.Limits.MaxYAMLNodes); err != nil {
+			return Result{}, req.errorf("%w", err)
 		}
-		states = append(states, state)
 	}
-	out, err := sp.Cascade(tmpl, nil, states...)
+	out, err := runSandboxed(req.Context, job, sharedLookups(req.Component))
 	if err != nil {
 		return Result{}, req.errorf("%w", err)
 	}
-	doc, err := nodeToMap(out)
-	if err != nil {
+	if out.Error != "" {
+		return Result{}, req.errorf("%s", out.Error)
+	}
+	res := Result{Output: map[string]any{}, State: out.State}
+	if err := json.Unmarshal(out.Output, &res.Output); err != nil {
 		return Result{}, req.errorf("output: %w", err)
-	}
-	res.Output = doc
-	if req.WithState {
-		if state := sp.DetermineState(out); state != nil {
-			v, err := spiffyaml.Normalize(state)
-			if err != nil {
-				return Result{}, req.errorf("state output: %w", err)
-			}
-			if m, ok := v.(map[string]any); !ok || len(m) > 0 {
-				if res.State, err = json.Marshal(v); err != nil {
-					return Result{}, req.errorf("state output: %w", err)
-				}
-			}
-		}
 	}
 	return res, nil
 }
 
-// newSpiff returns a Spiff context without environment access, with the
-// blueprint filesystem, Landscaper's functions and values.
-func newSpiff(files fs.FS, comp componentArg, values map[string]any) (spiffing.Spiff, error) {
+// cascade runs Spiff on a job; the sandbox child calls it.
+func cascade(job spiffJob, files vfs.FileSystem, values map[string]any, lookups map[string]lookupFunc) (output, state json.RawMessage, err error) {
+	tmpl, err := spiffyaml.Unmarshal(job.Name, job.Template)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s is not YAML: %w", job.Name, err)
+	}
+	sp, err := newSpiff(files, lookups, values)
+	if err != nil {
+		return nil, nil, err
+	}
+	var states []spiffyaml.Node
+	if job.WithState {
+		st, err := spiffState(job.State)
+		if err != nil {
+			return nil, nil, fmt.Errorf("previous state: %w", err)
+		}
+		states = append(states, st)
+	}
+	out, err := sp.Cascade(tmpl, nil, states...)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := nodeToMap(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("output: %w", err)
+	}
+	if output, err = json.Marshal(doc); err != nil {
+		return nil, nil, fmt.Errorf("output: %w", err)
+	}
+	if job.WithState {
+		if st := sp.DetermineState(out); st != nil {
+			v, err := spiffyaml.Normalize(st)
+			if err != nil {
+				return nil, nil, fmt.Errorf("state output: %w", err)
+			}
+			if m, ok := v.(map[string]any); !ok || len(m) > 0 {
+				if state, err = json.Marshal(v); err != nil {
+					return nil, nil, fmt.Errorf("state output: %w", err)
+				}
+			}
+		}
+	}
+	return output, state, nil
+}
+
+// newSpiff returns a Spiff context without OS access, with the blueprint
+// filesystem, Landscaper's functions and values.
+func newSpiff(files vfs.FileSystem, lookups map[string]lookupFunc, values map[string]any) (spiffing.Spiff, error) {
 	functions := spiffing.NewFunctions()
-	registerSpiffFuncs(functions, comp)
+	registerSpiffFuncs(functions, nil)
+	for name, fn := range lookups {
+		functions.RegisterFunction(name, spiffFunc(fn))
+	}
 	sp := spiffing.Plain().WithFunctions(functions).WithMode(spiffing.MODE_PRIVATE)
 	if files != nil {
-		vfsys, err := copyToMemory(files)
-		if err != nil {
-			return nil, err
-		}
-		sp = sp.WithFileSystem(vfsys).WithMode(spiffing.MODE_FILE_ACCESS)
+		sp = sp.WithFileSystem(files).WithMode(spiffing.MODE_FILE_ACCESS)
 	}
 	normalized, _ := NormalizeForSpiff(values).(map[string]any)
 	return sp.WithValues(normalized)
 }
 
-// spiffTemplateNode parses the template: an inline structure, an inline
-// string holding YAML, or a file.
-func spiffTemplateNode(req Request) (spiffyaml.Node, error) {
+// spiffTemplateText returns the template as YAML (or JSON) text and the
+// name errors use for it: an inline structure, an inline string holding
+// YAML, or a file.
+func spiffTemplateText(req Request) ([]byte, string, error) {
 	ex := req.Execution
 	if len(ex.Template) > 0 && string(ex.Template) != "null" {
 		var s string
 		if json.Unmarshal(ex.Template, &s) == nil {
-			node, err := spiffyaml.Unmarshal(ex.Name, []byte(s))
-			if err != nil {
-				return nil, req.errorf("template is not YAML: %w", err)
-			}
-			return node, nil
+			return []byte(s), ex.Name, nil
 		}
-		node, err := spiffyaml.Unmarshal(ex.Name, ex.Template)
-		if err != nil {
-			return nil, req.errorf("template: %w", err)
-		}
-		return node, nil
+		return ex.Template, ex.Name, nil
 	}
 	if ex.File != "" {
 		data, err := readBlueprintFile(req.Files, ex.File)
 		if err != nil {
-			return nil, req.errorf("%w", err)
+			return nil, "", req.errorf("%w", err)
 		}
-		node, err := spiffyaml.Unmarshal(ex.File, data)
-		if err != nil {
-			return nil, req.errorf("%s is not YAML: %w", ex.File, err)
-		}
-		return node, nil
+		return data, ex.File, nil
 	}
-	return nil, req.errorf("neither file nor template is set")
+	return nil, "", req.errorf("neither file nor template is set")
 }
 
 // spiffState is the previous state as a Spiff state document.
@@ -142,35 +162,33 @@ func nodeToMap(n spiffyaml.Node) (map[string]any, error) {
 	return doc, nil
 }
 
-// copyToMemory copies the blueprint files into a memory filesystem, the
-// form Spiff's file functions need.
-func copyToMemory(files fs.FS) (vfs.FileSystem, error) {
-	mem := memoryfs.New()
+// blueprintFiles reads the blueprint files for the sandbox, refusing
+// YAML files whose aliases expand beyond maxNodes (Spiff's read() would
+// expand them).
+func blueprintFiles(files fs.FS, maxNodes int64) (map[string][]byte, error) {
+	out := map[string][]byte{}
 	total := 0
 	err := fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil || d.IsDir() {
 			return err
-		}
-		if p == "." {
-			return nil
-		}
-		if d.IsDir() {
-			return mem.MkdirAll("/"+p, 0o755)
 		}
 		data, err := fs.ReadFile(files, p)
 		if err != nil {
 			return err
 		}
-		total += len(data)
-		if total > maxSpiffFilesystemBytes {
+		if total += len(data); total > maxSpiffFilesystemBytes {
 			return fmt.Errorf("blueprint files exceed %d bytes", maxSpiffFilesystemBytes)
 		}
-		return vfs.WriteFile(mem, "/"+p, data, 0o644)
+		if err := CheckYAMLAliases(p, data, maxNodes); err != nil {
+			return err
+		}
+		out["/"+p] = data
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("blueprint filesystem for spiff: %w", err)
 	}
-	return mem, nil
+	return out, nil
 }
 
 // NormalizeForSpiff returns values with integral float64 numbers (as JSON

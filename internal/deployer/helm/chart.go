@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -167,12 +168,27 @@ func fromRepo(ctx context.Context, r HelmChartRepo) ([]byte, error) {
 	return download(ctx, baseURL.ResolveReference(chartURL).String())
 }
 
+// loopbackHost says whether host (with an optional port) is exactly
+// "localhost" or a loopback IP. Only those are spoken to over plain HTTP: a
+// prefix test would also match "localhost.attacker.example".
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // fromOCI pulls a chart from an OCI registry. Registries on loopback are
 // spoken to over plain HTTP, as `helm pull --plain-http` would.
 func fromOCI(ref string) ([]byte, error) {
 	ref = strings.TrimPrefix(ref, "oci://")
 	opts := []registry.ClientOption{registry.ClientOptWriter(io.Discard)}
-	if host := strings.SplitN(ref, "/", 2)[0]; strings.HasPrefix(host, "127.0.0.1") || strings.HasPrefix(host, "localhost") {
+	if loopbackHost(strings.SplitN(ref, "/", 2)[0]) {
 		opts = append(opts, registry.ClientOptPlainHTTP())
 	}
 	client, err := registry.NewClient(opts...)

@@ -1,0 +1,159 @@
+package template
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// Limits bound what one execution may consume. Blueprints are untrusted
+// code that runs at plan on the user's machine: every way to spend time or
+// memory without bound is metered, and exceeding a limit is an error
+// naming the limit, never a hang, an out-of-memory kill or a crash.
+// Zero fields take the DefaultLimits value.
+type Limits struct {
+	// Timeout is the wall time of one execution.
+	Timeout time.Duration
+	// MaxSteps bounds GoTemplate loop iterations and template calls.
+	MaxSteps int64
+	// MaxBytes bounds the bytes of strings, lists and output one execution
+	// builds (GoTemplate) and the rendered output of any execution.
+	MaxBytes int64
+	// MaxYAMLNodes bounds the nodes of a YAML document counted with its
+	// aliases expanded, checked before Spiff (which expands them) sees it.
+	MaxYAMLNodes int64
+	// MaxMemoryBytes bounds the memory of the process a Spiff execution
+	// runs in.
+	MaxMemoryBytes int64
+	// MaxStackBytes bounds the stack of a Spiff execution, i.e. how deep
+	// lambdas may recurse.
+	MaxStackBytes int64
+}
+
+// DefaultLimits are far above what real blueprints use (they render in
+// milliseconds, with thousands of steps and kilobytes of output) and low
+// enough that a hostile template fails within seconds.
+func DefaultLimits() Limits {
+	return Limits{
+		Timeout:        5 * time.Second,
+		MaxSteps:       5_000_000,
+		MaxBytes:       64 << 20,
+		MaxYAMLNodes:   1_000_000,
+		MaxMemoryBytes: 512 << 20,
+		MaxStackBytes:  64 << 20,
+	}
+}
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	if l.Timeout <= 0 {
+		l.Timeout = d.Timeout
+	}
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = d.MaxSteps
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxYAMLNodes <= 0 {
+		l.MaxYAMLNodes = d.MaxYAMLNodes
+	}
+	if l.MaxMemoryBytes <= 0 {
+		l.MaxMemoryBytes = d.MaxMemoryBytes
+	}
+	if l.MaxStackBytes <= 0 {
+		l.MaxStackBytes = d.MaxStackBytes
+	}
+	return l
+}
+
+type limitsKey struct{}
+
+// WithLimits returns ctx carrying l for every execution rendered under it.
+func WithLimits(ctx context.Context, l Limits) context.Context {
+	return context.WithValue(ctx, limitsKey{}, l)
+}
+
+// LimitsFrom returns the limits ctx carries, defaults filled in.
+func LimitsFrom(ctx context.Context) Limits {
+	if ctx != nil {
+		if l, ok := ctx.Value(limitsKey{}).(Limits); ok {
+			return l.WithDefaults()
+		}
+	}
+	return DefaultLimits()
+}
+
+// ErrLimit is wrapped by every error that reports an exceeded limit.
+var ErrLimit = errors.New("render limit exceeded")
+
+// limitError names the limit and how to raise it.
+func limitError(what, setting string) error {
+	return fmt.Errorf("%w: %s (raise render_limits.%s in the provider block if the blueprint is trusted)", ErrLimit, what, setting)
+}
+
+// budget meters one GoTemplate execution. Steps are counted on every loop
+// iteration and template call (injected into the parse tree, see
+// meterTree); bytes on every string or list a function builds.
+type budget struct {
+	ctx      context.Context
+	deadline time.Time
+	limits   Limits
+	steps    atomic.Int64
+	bytes    atomic.Int64
+}
+
+func newBudget(ctx context.Context, l Limits) *budget {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b := &budget{ctx: ctx, limits: l, deadline: time.Now().Add(l.Timeout)}
+	if d, ok := ctx.Deadline(); ok && d.Before(b.deadline) {
+		b.deadline = d
+	}
+	return b
+}
+
+// step counts one step; every 1024 steps it also looks at the clock and
+// the context, so that a cancelled plan stops a template within
+// milliseconds.
+func (b *budget) step() error {
+	n := b.steps.Add(1)
+	if n > b.limits.MaxSteps {
+		return limitError(fmt.Sprintf("more than %d loop iterations and template calls", b.limits.MaxSteps), "max_steps")
+	}
+	if n&1023 == 0 {
+		return b.alive()
+	}
+	return nil
+}
+
+// alive reports a cancelled context or a passed deadline.
+func (b *budget) alive() error {
+	if err := b.ctx.Err(); err != nil {
+		return fmt.Errorf("rendering stopped: %w", err)
+	}
+	if time.Now().After(b.deadline) {
+		return limitError(fmt.Sprintf("rendering took longer than %s", b.limits.Timeout), "timeout")
+	}
+	return nil
+}
+
+// charge accounts n bytes about to be built.
+func (b *budget) charge(n int64) error {
+	if n < 0 || b.bytes.Add(n) > b.limits.MaxBytes {
+		return limitError(fmt.Sprintf("the template builds more than %d bytes of strings and lists", b.limits.MaxBytes), "max_bytes")
+	}
+	return nil
+}
+
+// afford says whether n more bytes fit without charging them.
+func (b *budget) afford(n int64) error {
+	if n < 0 || b.bytes.Load()+n > b.limits.MaxBytes {
+		return limitError(fmt.Sprintf("the template builds more than %d bytes of strings and lists", b.limits.MaxBytes), "max_bytes")
+	}
+	return nil
+}

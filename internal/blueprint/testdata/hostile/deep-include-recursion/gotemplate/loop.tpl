@@ -1,0 +1,1 @@
+{{ include "loop.tpl" . }}{{ include "loop.tpl" . }}

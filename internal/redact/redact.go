@@ -1,0 +1,157 @@
+// Package redact scrubs secrets from messages before they reach a
+// diagnostic, a log line or a non-sensitive attribute such as
+// deploy_items[].last_error. It knows two kinds of secrets: values the
+// caller registers (kubeconfig credentials, Secret imports, sensitive
+// attributes, Helm values) and credentials written into URLs.
+package redact
+
+import (
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Mask replaces every scrubbed secret.
+const Mask = "<redacted>"
+
+// minSecret is the shortest value registered as a secret: shorter strings
+// ("true", "v1", a port) would mask half of every message and protect
+// nothing.
+const minSecret = 4
+
+// Secrets is a set of secret strings. The zero value is empty and ready;
+// it is safe for concurrent use.
+type Secrets struct {
+	mu     sync.RWMutex
+	values map[string]bool
+	sorted []string // longest first, so a secret containing another is masked whole
+}
+
+// Add registers secret strings; each line of a multi-line value counts
+// on its own too, since messages often quote one line.
+func (s *Secrets) Add(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.values == nil {
+		s.values = map[string]bool{}
+	}
+	for _, v := range values {
+		s.addLocked(v)
+		if strings.Contains(v, "\n") {
+			for _, line := range strings.Split(v, "\n") {
+				s.addLocked(strings.TrimSpace(line))
+			}
+		}
+	}
+	s.sorted = s.sorted[:0]
+	for v := range s.values {
+		s.sorted = append(s.sorted, v)
+	}
+	sort.Slice(s.sorted, func(i, j int) bool {
+		if len(s.sorted[i]) != len(s.sorted[j]) {
+			return len(s.sorted[i]) > len(s.sorted[j])
+		}
+		return s.sorted[i] < s.sorted[j]
+	})
+}
+
+func (s *Secrets) addLocked(v string) {
+	if len(v) >= minSecret {
+		s.values[v] = true
+	}
+}
+
+// AddValue registers every string (and map key's value) inside v: a Secret
+// import or Helm values, decoded from JSON or YAML.
+func (s *Secrets) AddValue(v any) {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []byte:
+			out = append(out, string(x))
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]string:
+			for _, e := range x {
+				out = append(out, e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	s.Add(out...)
+}
+
+// Len is the number of registered secrets.
+func (s *Secrets) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.values)
+}
+
+// String returns msg with every registered secret and every URL
+// credential masked. A nil Secrets masks URL credentials only.
+func (s *Secrets) String(msg string) string {
+	if s != nil {
+		s.mu.RLock()
+		for _, v := range s.sorted {
+			if strings.Contains(msg, v) {
+				msg = strings.ReplaceAll(msg, v, Mask)
+			}
+		}
+		s.mu.RUnlock()
+	}
+	return URLs(msg)
+}
+
+// urlPattern finds URLs with a scheme in free text.
+var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+
+// URLs masks the password of every URL in msg (url.Redacted) and drops
+// its query string, which often carries tokens (signed URLs).
+func URLs(msg string) string {
+	if !strings.Contains(msg, "://") {
+		return msg
+	}
+	return urlPattern.ReplaceAllStringFunc(msg, func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil {
+			// Unparseable: keep scheme and host-ish prefix only.
+			scheme, rest, _ := strings.Cut(raw, "://")
+			if at := strings.LastIndex(rest, "@"); at >= 0 {
+				rest = Mask + rest[at:]
+			}
+			if q := strings.IndexAny(rest, "?#"); q >= 0 {
+				rest = rest[:q]
+			}
+			return scheme + "://" + rest
+		}
+		if u.User != nil {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			} else {
+				// A user without password is usually a token.
+				u.User = url.User(Mask)
+			}
+		}
+		if u.RawQuery != "" || u.ForceQuery {
+			u.RawQuery, u.ForceQuery = "", false
+			return u.Redacted() + "?" + Mask
+		}
+		u.Fragment, u.RawFragment = "", ""
+		return u.Redacted()
+	})
+}
