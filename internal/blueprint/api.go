@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 )
 
 // Source says where a root blueprint comes from: exactly one of Dir
@@ -19,12 +20,16 @@ type Source struct {
 }
 
 // ComponentSource says where the component descriptor comes from: at most
-// one of Dir (a local component archive directory: component-descriptor.yaml
+// one of Loaded, Dir (a local component archive directory: component-descriptor.yaml
 // plus blobs/) or Inline (the descriptor as YAML or JSON). Both empty means
-// the installation has no component descriptor.
+// the installation has no component descriptor. Loaded is a component
+// the caller already read (from an OCI registry). Registry, when set,
+// lets resources point into OCI registries.
 type ComponentSource struct {
-	Dir    string
-	Inline string
+	Dir      string
+	Inline   string
+	Loaded   *Component
+	Registry *component.Registry
 }
 
 // Imports are the values an installation receives, by import name.

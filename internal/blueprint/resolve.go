@@ -63,7 +63,17 @@ func Resolve(src Source, comp ComponentSource) (*Blueprint, *Component, error) {
 }
 
 func loadComponent(src ComponentSource) (*Component, error) {
+	c, err := readComponent(src)
+	c.UseRegistry(src.Registry)
+	return c, err
+}
+
+func readComponent(src ComponentSource) (*Component, error) {
 	switch {
+	case src.Loaded != nil && (src.Dir != "" || src.Inline != ""):
+		return nil, errors.New("component descriptor: give a reference, a directory or an inline descriptor, not several")
+	case src.Loaded != nil:
+		return src.Loaded, nil
 	case src.Dir != "" && src.Inline != "":
 		return nil, errors.New("component descriptor: give a directory or an inline descriptor, not both")
 	case src.Dir != "":

@@ -22,7 +22,7 @@ var _ datasource.DataSourceWithValidateConfig = (*blueprintDataSource)(nil)
 // without a cluster, so modules can check or document their inputs.
 func NewBlueprintDataSource() datasource.DataSource { return &blueprintDataSource{} }
 
-type blueprintDataSource struct{}
+type blueprintDataSource struct{ registryUser }
 
 type blueprintDataModel struct {
 	Blueprint           types.Object `tfsdk:"blueprint"`
@@ -121,11 +121,13 @@ func blueprintSourceDataAttribute() schema.SingleNestedAttribute {
 // componentSourceDataAttribute is the `component_descriptor` input of the data sources.
 func componentSourceDataAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "The component descriptor (v2) templates see as `cd` and that `blueprint.ref` resolves against.",
+		MarkdownDescription: "The component descriptor templates see as `cd` and that `blueprint.ref` resolves against: exactly one of `path`, `inline` or `ref`.",
 		Attributes: map[string]schema.Attribute{
 			"path": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A local component archive: a directory with `component-descriptor.yaml` and `blobs/`."},
-			"inline": schema.StringAttribute{Optional: true, MarkdownDescription: "The component descriptor as YAML or JSON."},
+			"inline": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The component descriptor as YAML or JSON (schema `v2` or `ocm.software/v3alpha1`)."},
+			"ref": componentRefDataAttribute(),
 		}}
 }
 
@@ -136,7 +138,7 @@ func (d *blueprintDataSource) ValidateConfig(ctx context.Context, req datasource
 		return
 	}
 	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, &resp.Diagnostics)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, componentSourceNames, &resp.Diagnostics)
 }
 
 func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -145,7 +147,7 @@ func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	bp, _, err := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
+	bp, _, err := resolveBlueprint(withRegistry(ctx, d.data), m.Blueprint, m.ComponentDescriptor)
 	if err != nil {
 		addError(&resp.Diagnostics, "Invalid Blueprint", err)
 		return

@@ -10,11 +10,15 @@ import (
 )
 
 // blueprintDigest hashes every file of the blueprint's filesystem (names
-// and contents, in walk order, which is lexical). The plan compares it with
-// the state, so an edit that changes no deploy item — an export template,
-// a schema — still starts a new job.
-func blueprintDigest(bp *blueprint.Blueprint) (string, error) {
+// and contents, in walk order, which is lexical) and the manifest digests
+// of the component versions read from registries. The plan compares it
+// with the state, so an edit that changes no deploy item — an export
+// template, a schema — or a component tag that moved still starts a new job.
+func blueprintDigest(bp *blueprint.Blueprint, comp *blueprint.Component) (string, error) {
 	h := sha256.New()
+	if versions := comp.DigestSummary(); versions != "" {
+		_, _ = io.WriteString(h, "components\x00"+versions+"\x00")
+	}
 	err := fs.WalkDir(bp.Files, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

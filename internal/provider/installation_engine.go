@@ -98,7 +98,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	if err != nil {
 		return nil, err
 	}
-	spec, err := rootSpec(ctx, m, d.host)
+	spec, err := rootSpec(withRegistry(ctx, d), m, d.host)
 	if err != nil {
 		if prev != nil {
 			// Keep what is deployed recorded as it was.
@@ -108,7 +108,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	}
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
 	out := outcomeOf(snap)
-	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint); err != nil {
+	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
 	}
 	if jobErr == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {

@@ -51,6 +51,7 @@ type blueprintRefModel struct {
 type componentSourceModel struct {
 	Path   types.String `tfsdk:"path"`
 	Inline types.String `tfsdk:"inline"`
+	Ref    types.Object `tfsdk:"ref"`
 }
 
 type importsModel struct {
@@ -140,7 +141,13 @@ func componentSource(ctx context.Context, o types.Object) (blueprint.ComponentSo
 	if cm.Path.IsUnknown() || cm.Inline.IsUnknown() {
 		return blueprint.ComponentSource{}, errUnknownValue
 	}
-	return blueprint.ComponentSource{Dir: cm.Path.ValueString(), Inline: cm.Inline.ValueString()}, nil
+	src := blueprint.ComponentSource{Dir: cm.Path.ValueString(), Inline: cm.Inline.ValueString(), Registry: registryFrom(ctx)}
+	ref, ok, err := componentRef(ctx, cm.Ref)
+	if ok {
+		src.Loaded, err = loadComponentRef(ctx, ref)
+		err = attrErr(path.Root("component_descriptor").AtName("ref"), err)
+	}
+	return src, err
 }
 
 // dataMappings reads import_data_mappings / export_data_mappings.

@@ -40,7 +40,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	rendered := planDeployItems(ctx, plan, prevBytes, &resp.Diagnostics)
+	rendered := planDeployItems(withRegistry(ctx, r.data), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -131,7 +131,7 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
 		return plannedItems{}
 	}
-	digest, err := blueprintDigest(spec.Blueprint)
+	digest, err := blueprintDigest(spec.Blueprint, spec.Component)
 	if err != nil {
 		addError(diags, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}

@@ -69,12 +69,13 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				},
 			},
 			"component_descriptor": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "The component descriptor (v2) templates see as `cd` and that `blueprint.ref` resolves against.",
+				MarkdownDescription: "The component descriptor templates see as `cd` and that `blueprint.ref` resolves against: exactly one of `path`, `inline` or `ref`.",
 				Attributes: map[string]schema.Attribute{
 					"path": schema.StringAttribute{Optional: true,
 						MarkdownDescription: "A local component archive: a directory with `component-descriptor.yaml` and `blobs/`."},
 					"inline": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "The component descriptor as YAML or JSON."},
+						MarkdownDescription: "The component descriptor as YAML or JSON (schema `v2` or `ocm.software/v3alpha1`)."},
+					"ref": componentRefResourceAttribute(),
 				}},
 			"imports": importsSchema(),
 			"import_data_mappings": schema.DynamicAttribute{Optional: true,
@@ -88,8 +89,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"(Landscaper's `delete-without-uninstall` annotation)."},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, Read: true}),
 			"blueprint_digest": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "SHA-256 over the blueprint's files. An edit of the blueprint that changes no deploy item " +
-					"(an export template, a schema) changes it, so the next apply runs a job."},
+				MarkdownDescription: "SHA-256 over the blueprint's files and the manifest digests of the component versions read " +
+					"from registries. An edit of the blueprint that changes no deploy item (an export template, a schema), " +
+					"or a component version tag that moved to other content, changes it, so the next apply runs a job."},
 			"phase": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Phase of the installation after the last job: `Succeeded`, `Failed` or `DeleteFailed`."},
 			"job_id": schema.StringAttribute{Computed: true,

@@ -24,7 +24,7 @@ func (r *installationResource) ValidateConfig(ctx context.Context, req resource.
 		return
 	}
 	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, &resp.Diagnostics)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, componentSourceNames, &resp.Diagnostics)
 }
 
 // checkOneOf reports unless exactly one of names is set in o (unknown

@@ -14,6 +14,7 @@ import (
 // it, and nothing here is contacted before apply.
 type providerModel struct {
 	Kubernetes *kubernetesModel `tfsdk:"kubernetes"`
+	Registry   *registryModel   `tfsdk:"registry"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -44,6 +45,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			"blueprints are rendered, their deploy items applied to the clusters their targets name, and exports returned as attributes. " +
 			"No Landscaper controllers are needed.",
 		Attributes: map[string]schema.Attribute{
+			"registry": registrySchema(),
 			"kubernetes": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "The host cluster from which `imports.secrets` and `imports.config_maps` are read. " +
@@ -89,7 +91,12 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv))
+	registry, err := newRegistry(cfg.Registry)
+	if err != nil {
+		addError(&resp.Diagnostics, "Invalid Registry Configuration", err)
+		return
+	}
+	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry)
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
@@ -21,18 +22,22 @@ type providerData struct {
 	version string
 	host    *hostCluster
 	engine  *engine.Engine
+	// registry reads component versions and their resources from OCI
+	// registries, with the provider's credentials and cache.
+	registry *component.Registry
 }
 
-func newProviderData(version string, host hostSettings) *providerData {
+func newProviderData(version string, host hostSettings, registry *component.Registry) *providerData {
 	pool := target.NewPool()
-	registry := deployer.NewRegistry()
-	registry.Register(manifest.Type, manifest.New(pool))
-	registry.Register(helm.Type, helm.New(pool))
-	registry.Register(mock.Type, mockWithoutDrift{mock.New()})
+	deployers := deployer.NewRegistry()
+	deployers.Register(manifest.Type, manifest.New(pool))
+	deployers.Register(helm.Type, helm.New(pool))
+	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	return &providerData{
 		version: version,
 		host:    &hostCluster{settings: host},
-		engine:  &engine.Engine{Deployers: registry, Log: tflogLogger{}},
+		engine:   &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
+		registry: registry,
 	}
 }
 

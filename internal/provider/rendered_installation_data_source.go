@@ -25,7 +25,7 @@ func NewRenderedInstallationDataSource() datasource.DataSource {
 	return &renderedInstallationDataSource{}
 }
 
-type renderedInstallationDataSource struct{}
+type renderedInstallationDataSource struct{ registryUser }
 
 type renderedInstallationModel struct {
 	Name                    types.String  `tfsdk:"name"`
@@ -123,7 +123,7 @@ func (d *renderedInstallationDataSource) ValidateConfig(ctx context.Context, req
 		return
 	}
 	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, []string{"path", "inline"}, &resp.Diagnostics)
+	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, componentSourceNames, &resp.Diagnostics)
 }
 
 func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -139,7 +139,7 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	}
 	// The resource's own conversion, with no host cluster: what this
 	// data source shows is what the installation would plan.
-	spec, err := rootSpec(ctx, inst, nil)
+	spec, err := rootSpec(withRegistry(ctx, d.data), inst, nil)
 	if err != nil {
 		addError(&resp.Diagnostics, "Invalid Installation", err)
 		return

@@ -1,0 +1,145 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
+)
+
+// registryModel is the provider's `registry` block: where component
+// versions, blueprints and charts in OCI registries are read from.
+type registryModel struct {
+	CacheDir    types.String              `tfsdk:"cache_dir"`
+	Credentials []registryCredentialModel `tfsdk:"credentials"`
+}
+
+type registryCredentialModel struct {
+	Host          types.String `tfsdk:"host"`
+	Username      types.String `tfsdk:"username"`
+	Password      types.String `tfsdk:"password"`
+	IdentityToken types.String `tfsdk:"identity_token"`
+	DockerConfig  types.String `tfsdk:"docker_config"`
+}
+
+func registrySchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "Access to OCI registries holding component versions (`component_descriptor.ref`), and the " +
+			"blueprints, Helm charts and blobs their resources point at. Registries on loopback are spoken to over plain HTTP, " +
+			"all others over HTTPS.",
+		Attributes: map[string]schema.Attribute{
+			"cache_dir": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Directory of the content-addressed cache of manifests and blobs. Defaults to " +
+					"`terraform-provider-landscaper/oci` in the user's cache directory (`$XDG_CACHE_HOME`, `~/.cache`). " +
+					"A component version once read is read from here; only its tag is asked from the registry again, " +
+					"and when the registry cannot be reached, the tag's last known digest is used with a warning."},
+			"credentials": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "Credentials by registry host. Hosts not listed are accessed anonymously.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"host": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Registry host as in image references, e.g. `ghcr.io` or `registry.example.com:5000`."},
+					"username": schema.StringAttribute{Optional: true, MarkdownDescription: "User name (with `password`)."},
+					"password": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Password or access token."},
+					"identity_token": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "An OAuth2 refresh token (Docker's `identitytoken`)."},
+					"docker_config": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "Path of a Docker `config.json` whose `auths` entry for the host is used. " +
+							"Credential helpers it names are not run."},
+				}},
+			},
+		},
+	}
+}
+
+// newRegistry builds the component registry of one provider instance.
+// Errors point at the attribute to fix and never quote a credential.
+func newRegistry(m *registryModel) (*component.Registry, error) {
+	opts := ocireg.Options{}
+	var hosts []ocireg.HostCredential
+	if m != nil {
+		opts.CacheDir = m.CacheDir.ValueString()
+		for _, c := range m.Credentials {
+			hosts = append(hosts, ocireg.HostCredential{Host: c.Host.ValueString(), Username: c.Username.ValueString(),
+				Password: c.Password.ValueString(), IdentityToken: c.IdentityToken.ValueString(), DockerConfig: c.DockerConfig.ValueString()})
+		}
+	}
+	if opts.CacheDir == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			opts.CacheDir = filepath.Join(dir, "terraform-provider-landscaper", "oci")
+		}
+	}
+	cred, err := ocireg.Credentials(hosts)
+	if err != nil {
+		return nil, attrErr(path.Root("registry").AtName("credentials"), err)
+	}
+	opts.Credential = cred
+	return &component.Registry{Client: ocireg.New(opts)}, nil
+}
+
+// registryKey carries the provider instance's registry through a request's
+// context to resolveBlueprint, which resources and data sources share.
+type registryKey struct{}
+
+func withRegistry(ctx context.Context, d *providerData) context.Context {
+	if d == nil || d.registry == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, registryKey{}, d.registry)
+}
+
+func registryFrom(ctx context.Context) *component.Registry {
+	r, _ := ctx.Value(registryKey{}).(*component.Registry)
+	return r
+}
+
+// loadComponentRef reads a `component_descriptor.ref` from its registry.
+func loadComponentRef(ctx context.Context, ref component.VersionRef) (*component.Component, error) {
+	reg := registryFrom(ctx)
+	if reg == nil {
+		return nil, fmt.Errorf("component %s: the provider is not configured, so no registry can be read", ref)
+	}
+	seen := len(reg.Client.Warnings())
+	c, err := reg.Load(ctx, ref)
+	for _, w := range reg.Client.Warnings()[seen:] {
+		tflog.Warn(ctx, w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Definition = map[string]any{"ref": map[string]any{
+		"repositoryContext": map[string]any{"type": ref.Context.Type, "baseUrl": ref.Context.BaseURL,
+			"componentNameMapping": orDefault(ref.Context.ComponentNameMapping, component.MappingURLPath)},
+		"componentName": ref.Name,
+		"version":       ref.Version,
+	}}
+	return c, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// registryUser gives a data source the provider's registry: embedded, it
+// implements datasource.DataSourceWithConfigure.
+type registryUser struct{ data *providerData }
+
+func (u *registryUser) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	u.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+var (
+	_ datasource.DataSourceWithConfigure = (*blueprintDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*renderedInstallationDataSource)(nil)
+)
