@@ -34,8 +34,8 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	deployers.Register(helm.Type, helm.New(pool))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	return &providerData{
-		version: version,
-		host:    &hostCluster{settings: host},
+		version:  version,
+		host:     &hostCluster{settings: host},
 		engine:   &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
 		registry: registry,
 	}
