@@ -22,6 +22,8 @@ TFPLUGINDOCS_VERSION=0.24.0
 GOLANGCI_VERSION=2.6.2
 # the last release that builds with Go 1.26; about 4 minutes cold
 GORELEASER_VERSION=2.12.7
+# the CNCF distribution registry: a real OCI registry on loopback for tests
+REGISTRY_VERSION=3.1.2
 
 export GONOSUMDB=k8s.io GOFLAGS=-mod=mod CGO_ENABLED=0
 
@@ -83,8 +85,13 @@ tool_goreleaser() {
     sh -c 'GOBIN="$out" go install github.com/goreleaser/goreleaser/v2@v'$GORELEASER_VERSION
 }
 
+tool_registry() {
+  build registry $REGISTRY_VERSION registry -- \
+    sh -c 'GOBIN="$out" go install github.com/distribution/distribution/v3/cmd/registry@v'$REGISTRY_VERSION
+}
+
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(terraform tofu etcd kube kwok tfplugindocs golangci-lint goreleaser)
+[ ${#tools[@]} -gt 0 ] || tools=(terraform tofu etcd kube kwok registry tfplugindocs golangci-lint goreleaser)
 for t in "${tools[@]}"; do
   if ! declare -F "tool_$t" >/dev/null; then echo "install.sh: unknown tool '$t'" >&2; exit 2; fi
   "tool_$t"

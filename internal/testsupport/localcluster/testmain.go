@@ -21,37 +21,50 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/checkout"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testgate"
 )
 
-// active is the cluster of this test binary, set once by Main before any test runs.
+// active is the cluster of this test binary, set on first use by a test that
+// needs it (see need); release stops it after the last test.
 var active struct {
+	once       sync.Once
+	err        error
 	kubeconfig []byte
 	path       string
+	release    func()
 }
 
-// Main runs the tests of a package against a local cluster: the one of
-// `make cluster-up` if its kubeconfig answers, else one started for this test
-// binary and stopped when the tests end. Call it from TestMain:
+// Main runs the tests of a package that may use the local cluster. Call it
+// from TestMain:
 //
 //	func TestMain(m *testing.M) { localcluster.Main(m) }
 //
-// A cluster that cannot be had fails the whole binary with the reason
-// (typically: run `make tools`); tests are never skipped for it.
+// The cluster is had on first use, once per test binary: the one of `make
+// cluster-up` if its kubeconfig answers, else one started for this binary and
+// stopped when the tests end. A test that needs it skips with the reason
+// unless the test environment is required (testgate: `make test`, TF_ACC);
+// then a cluster that cannot be had fails the test (typically: run `make
+// tools`). So pure unit tests in the same package run with Go alone.
 func Main(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	release, err := acquire()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "localcluster: %v\n", err)
-		return 1
+	code := m.Run()
+	if active.release != nil {
+		active.release()
 	}
-	defer release()
-	return m.Run()
+	os.Exit(code)
 }
 
-// acquire sets active and returns what to do when the tests are done.
+// need returns after the cluster is active, or ends t: skipped without the
+// gate, failed with the reason when the cluster cannot be had.
+func need(t testing.TB) {
+	t.Helper()
+	testgate.Require(t, "the local cluster")
+	active.once.Do(func() { active.release, active.err = acquire() })
+	if active.err != nil {
+		t.Fatalf("localcluster: %v", active.err)
+	}
+}
+
+// acquire sets active's cluster and returns what to do when the tests are done.
 func acquire() (release func(), err error) {
 	root, err := checkout.Root()
 	if err != nil {
@@ -107,31 +120,24 @@ func acquire() (release func(), err error) {
 	}, nil
 }
 
-func mustBeActive(t testing.TB) {
-	t.Helper()
-	if active.kubeconfig == nil {
-		t.Fatal("localcluster: no cluster for this test binary: call localcluster.Main(m) from TestMain")
-	}
-}
-
 // Kubeconfig returns the admin kubeconfig of the local cluster as YAML.
 func Kubeconfig(t testing.TB) string {
 	t.Helper()
-	mustBeActive(t)
+	need(t)
 	return string(active.kubeconfig)
 }
 
 // KubeconfigPath returns a file holding Kubeconfig's content; do not modify it.
 func KubeconfigPath(t testing.TB) string {
 	t.Helper()
-	mustBeActive(t)
+	need(t)
 	return active.path
 }
 
 // RESTConfig returns a fresh admin client configuration for the local cluster.
 func RESTConfig(t testing.TB) *rest.Config {
 	t.Helper()
-	mustBeActive(t)
+	need(t)
 	config, err := RESTConfigFromKubeconfig(active.kubeconfig)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/checkout"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testgate"
 )
 
 // fakeCheckout returns a checkout folder whose .tools/bin holds the named executables.
@@ -97,6 +98,7 @@ func TestName_DefaultsToTerraform(t *testing.T) {
 
 // TestSetup_BuiltCLIsRun proves that the CLIs `make tools` built run and have the pinned versions.
 func TestSetup_BuiltCLIsRun(t *testing.T) {
+	testgate.Require(t, "the Terraform and OpenTofu CLIs of make tools")
 	root, err := checkout.Root()
 	if err != nil {
 		t.Fatal(err)
