@@ -109,12 +109,16 @@ func refDefinition(c *Component) map[string]any {
 }
 
 // Subinstallation loads the blueprint a subinstallation template references,
-// relative to its parent blueprint and component.
+// relative to its parent blueprint and component. The result's Component is
+// the subinstallation's component: as in Landscaper, the component that
+// holds a referenced blueprint (`cd://componentReferences/<c>/resources/<r>`
+// → component <c>), the parent's for an inline one.
 func (b *Blueprint) Subinstallation(t api.SubinstallationTemplate, comp *Component) (*Blueprint, error) {
 	var (
-		sub *Blueprint
-		err error
-		def = map[string]any{}
+		sub   *Blueprint
+		err   error
+		def   = map[string]any{}
+		owner = comp
 	)
 	switch {
 	case len(t.Blueprint.Filesystem) > 0 && t.Blueprint.Ref != "":
@@ -126,8 +130,9 @@ func (b *Blueprint) Subinstallation(t api.SubinstallationTemplate, comp *Compone
 		}
 		def["inline"] = map[string]any{"filesystem": stringMap(t.Blueprint.Filesystem)}
 	case t.Blueprint.Ref != "":
-		sub, err = fromReference(comp, t.Blueprint.Ref)
-		def["ref"] = map[string]any{"resourceName": t.Blueprint.Ref}
+		var resource string
+		sub, owner, resource, err = fromReference(comp, t.Blueprint.Ref)
+		def["ref"] = map[string]any{"resourceName": resource}
 	default:
 		return nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallation %q: blueprint needs ref or filesystem", t.Name))
 	}
@@ -136,27 +141,40 @@ func (b *Blueprint) Subinstallation(t api.SubinstallationTemplate, comp *Compone
 	}
 	sub.Definition = def
 	sub.renderCtx = b.renderCtx
+	sub.Component = owner
 	return sub, nil
 }
 
 // fromReference loads a blueprint named `cd://…/resources/<name>`, or a
-// plain resource name of the installation's own component.
-func fromReference(comp *Component, ref string) (*Blueprint, error) {
+// plain resource name of the installation's own component. It returns the
+// component holding the resource (comp itself, or a referenced component
+// with its own componentDescriptorDef) and the resource name.
+func fromReference(comp *Component, ref string) (*Blueprint, *Component, string, error) {
 	if comp == nil {
-		return nil, fmt.Errorf("blueprint ref %q: %w", ref, component.ErrNoComponent)
+		return nil, nil, "", fmt.Errorf("blueprint ref %q: %w", ref, component.ErrNoComponent)
 	}
 	if !strings.HasPrefix(ref, "cd://") {
-		return fromResource(comp, component.Selector{"name": ref})
+		b, err := fromResource(comp, component.Selector{"name": ref})
+		return b, comp, ref, err
 	}
 	r, err := comp.ResolveReference(ref)
 	if err != nil {
-		return nil, fmt.Errorf("blueprint ref %q: %w", ref, err)
+		return nil, nil, "", fmt.Errorf("blueprint ref %q: %w", ref, err)
 	}
 	var res component.Resource
 	if err := remarshal(r.Resource, &res); err != nil {
-		return nil, fmt.Errorf("blueprint ref %q: %w", ref, err)
+		return nil, nil, "", fmt.Errorf("blueprint ref %q: %w", ref, err)
 	}
-	return blueprintFromResource(r.Owner, res)
+	b, err := blueprintFromResource(r.Owner, res)
+	owner := r.Owner
+	if owner != comp {
+		// A copy: the referenced component is shared by everything that
+		// refers to it, its definition is this subinstallation's view.
+		c := *owner
+		c.Definition = map[string]any{"ref": refDefinition(owner)}
+		owner = &c
+	}
+	return b, owner, res.Name, err
 }
 
 // fromResource loads the blueprint resource matching sel of comp.

@@ -46,6 +46,10 @@ type Blueprint struct {
 	Definition map[string]any
 	// renderCtx bounds every execution (WithContext).
 	renderCtx context.Context
+	// Component is the component descriptor context of a subinstallation
+	// with this blueprint (set by Subinstallation): the component holding
+	// the blueprint resource, or the parent's for an inline blueprint.
+	Component *Component
 }
 
 // Component is the component descriptor context of an installation

@@ -82,7 +82,7 @@ func render(spec Spec, imports blueprint.Imports, state map[string]json.RawMessa
 func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) Spec {
 	return Spec{
 		Path: parent.Path + "/" + s.tmpl.Name, Name: s.tmpl.Name,
-		Blueprint: s.blueprint, Component: parent.Component,
+		Blueprint: s.blueprint, Component: s.blueprint.Component,
 		ImportDataMappings: s.tmpl.ImportDataMappings, ExportDataMappings: s.tmpl.ExportDataMappings,
 		Imports:    imports,
 		ImportRefs: s.importRefs, ExportRefs: s.exportRefs,
