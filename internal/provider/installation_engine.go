@@ -50,7 +50,9 @@ func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engi
 	// The request's context bounds rendering: cancelling plan or apply
 	// (or its timeout) stops a runaway template.
 	spec.Blueprint, spec.Component = bp.WithContext(ctx), component
-	if spec.Imports, err = readImports(ctx, m, host); err != nil {
+	spec.Imports, err = readImports(ctx, m, host)
+	securityOf(ctx).trustImports(ctx, m, spec.Imports)
+	if err != nil {
 		return spec, err
 	}
 	if spec.ImportDataMappings, err = dataMappings(ctx, m.ImportDataMappings, path.Root("import_data_mappings")); err != nil {
@@ -93,7 +95,9 @@ func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*bluepr
 
 // apply runs one install job. It returns a nil outcome only when nothing
 // ran because the configuration could not be turned into a spec.
-func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte) (*installationOutcome, error) {
+func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte) (out *installationOutcome, err error) {
+	ctx = withSecurity(ctx, d.security)
+	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(prevBytes)
 	if err != nil {
 		return nil, err
@@ -107,7 +111,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
-	out := outcomeOf(snap)
+	out = outcomeOf(snap)
 	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
 	}
@@ -121,11 +125,14 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.
-func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUninstall bool) (*installationOutcome, error) {
+func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUninstall bool) (out *installationOutcome, err error) {
+	ctx = withSecurity(ctx, d.security)
+	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(snapBytes)
 	if err != nil || prev.Empty() {
 		return nil, err
 	}
+	securityOf(ctx).trustSnapshot(prev)
 	snap, err := d.engineFor(ctx).Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, err
@@ -137,11 +144,14 @@ func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUnin
 }
 
 // drift returns the drifted deploy items by "<installation>/<name>".
-func (d *providerData) drift(ctx context.Context, snapBytes []byte) (map[string]string, error) {
+func (d *providerData) drift(ctx context.Context, snapBytes []byte) (_ map[string]string, err error) {
+	ctx = withSecurity(ctx, d.security)
+	defer func() { err = scrubError(ctx, err) }()
 	snap, err := decodeSnapshot(snapBytes)
 	if err != nil || snap.Empty() {
 		return nil, err
 	}
+	securityOf(ctx).trustSnapshot(snap)
 	drifted, err := d.engineFor(ctx).Drift(ctx, snap)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	rendered := planDeployItems(withRegistry(ctx, r.data), plan, prevBytes, &resp.Diagnostics)
+	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -116,7 +116,7 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 		return plannedItems{}
 	}
 	if err != nil {
-		addError(diags, "Invalid Installation", err)
+		addError(diags, "Invalid Installation", scrubError(ctx, err))
 		return plannedItems{}
 	}
 	prev, err := decodeSnapshot(prevBytes)
@@ -128,7 +128,7 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
 	}
 	if err != nil {
-		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
+		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", scrubError(ctx, err).Error())
 		return plannedItems{}
 	}
 	digest, err := blueprintDigest(spec.Blueprint, spec.Component)

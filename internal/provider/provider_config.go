@@ -13,8 +13,10 @@ import (
 // configuration whose installations only use inline targets needs none of
 // it, and nothing here is contacted before apply.
 type providerModel struct {
-	Kubernetes *kubernetesModel `tfsdk:"kubernetes"`
-	Registry   *registryModel   `tfsdk:"registry"`
+	Kubernetes                  *kubernetesModel   `tfsdk:"kubernetes"`
+	Registry                    *registryModel     `tfsdk:"registry"`
+	RenderLimits                *renderLimitsModel `tfsdk:"render_limits"`
+	AllowExecInBlueprintTargets types.Bool         `tfsdk:"allow_exec_in_blueprint_targets"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -83,6 +85,9 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			},
 		},
 	}
+	for name, a := range securityAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -96,7 +101,12 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 		addError(&resp.Diagnostics, "Invalid Registry Configuration", err)
 		return
 	}
-	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry)
+	sec, diags := cfg.securitySettings()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec)
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -25,10 +25,13 @@ type providerData struct {
 	// registry reads component versions and their resources from OCI
 	// registries, with the provider's credentials and cache.
 	registry *component.Registry
+	// security holds the trusted kubeconfigs, the secrets to scrub and
+	// the render limits (provider_security.go).
+	security *security
 }
 
-func newProviderData(version string, host hostSettings, registry *component.Registry) *providerData {
-	pool := target.NewPool()
+func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings) *providerData {
+	pool := target.NewPool(target.WithUntrustedCredentials(sec.allowUntrustedCredentials))
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
 	deployers.Register(helm.Type, helm.New(pool))
@@ -38,6 +41,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 		host:     &hostCluster{settings: host},
 		engine:   &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
 		registry: registry,
+		security: &security{pool: pool, limits: sec.limits},
 	}
 }
 

@@ -139,9 +139,10 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	}
 	// The resource's own conversion, with no host cluster: what this
 	// data source shows is what the installation would plan.
-	spec, err := rootSpec(withRegistry(ctx, d.data), inst, nil)
+	ctx = withSecurity(withRegistry(ctx, d.data), d.data.securityOrNil())
+	spec, err := rootSpec(ctx, inst, nil)
 	if err != nil {
-		addError(&resp.Diagnostics, "Invalid Installation", err)
+		addError(&resp.Diagnostics, "Invalid Installation", scrubError(ctx, err))
 		return
 	}
 	plan, err := engine.Render(spec, nil)
@@ -149,7 +150,7 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 		resp.Diagnostics.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(renderErrorPath(err), "Invalid Installation", err.Error())
+		resp.Diagnostics.AddAttributeError(renderErrorPath(err), "Invalid Installation", scrubError(ctx, err).Error())
 		return
 	}
 

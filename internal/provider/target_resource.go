@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 
 var (
@@ -184,15 +186,21 @@ func targetConfig(m targetModel) (json.RawMessage, *attrError) {
 				"kubeconfig is only valid for targets of type %q; use config for type %q", api.KubernetesClusterTargetType, t)}
 		}
 		if _, err := clientcmd.Load([]byte(m.Kubeconfig.ValueString())); err != nil {
-			// The parse error quotes no content, only positions.
-			return nil, &attrError{path.Root("kubeconfig"), "kubeconfig is not a valid kubeconfig: " + err.Error()}
+			// YAML errors may quote the offending line or map: a token.
+			return nil, &attrError{path.Root("kubeconfig"), "kubeconfig is not a valid kubeconfig: " + redact.Kubeconfig(err, m.Kubeconfig.ValueString())}
 		}
 		b, _ := json.Marshal(api.KubernetesClusterConfig{Kubeconfig: m.Kubeconfig.ValueString()})
 		return b, nil
 	case !m.Config.IsNull() && !m.Config.IsUnknown():
 		var v any
 		if err := json.Unmarshal([]byte(m.Config.ValueString()), &v); err != nil {
-			return nil, &attrError{path.Root("config"), "config must be a JSON document (use jsonencode): " + err.Error()}
+			// Syntax errors quote the offending character; say where only.
+			where := ""
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				where = fmt.Sprintf(" (syntax error at byte %d)", se.Offset)
+			}
+			return nil, &attrError{path.Root("config"), "config must be a JSON document (use jsonencode)" + where}
 		}
 		if _, isObject := v.(map[string]any); !isObject {
 			return nil, &attrError{path.Root("config"), "config must be a JSON object"}

@@ -144,7 +144,7 @@ func URLs(msg string) string {
 				u.User = url.UserPassword(u.User.Username(), "xxxxx")
 			} else {
 				// A user without password is usually a token.
-				u.User = url.User(Mask)
+				u.User = url.User("xxxxx")
 			}
 		}
 		if u.RawQuery != "" || u.ForceQuery {

@@ -18,9 +18,6 @@ const maxShownValue = 64
 // maxMessage bounds a validator message (some quote the value).
 const maxMessage = 160
 
-// masked replaces values that may be secret.
-const masked = "<masked>"
-
 // maxViolations bounds how many violations one error lists.
 const maxViolations = 10
 
@@ -81,19 +78,31 @@ func violations(root *sjs.ValidationError, instance any, secret bool) []Violatio
 		v := Violation{
 			InstancePath: pointer(e.InstanceLocation),
 			SchemaPath:   schemaPath(e),
-			Message:      e.ErrorKind.LocalizedString(printer),
-			Value:        shownValue(instance, e.InstanceLocation, secret),
+			Message:      "violates " + lastKeyword(e),
+			Value:        shape(valueAt(instance, e.InstanceLocation)),
 		}
-		if v.Value == masked {
-			// Messages of pattern, format, minimum… quote the value.
-			v.Message = "violates " + lastKeyword(e)
-		} else if len(v.Message) > maxMessage {
-			v.Message = v.Message[:maxMessage] + "…"
+		// Values never appear in errors (any import may be a secret, and
+		// Terraform does not tell the provider which are sensitive): only
+		// messages that quote nothing but the schema are kept; those of
+		// pattern, format, minimum… quote the value.
+		if quotesOnlySchema[lastKeyword(e)] && !secret {
+			v.Message = e.ErrorKind.LocalizedString(printer)
+			if len(v.Message) > maxMessage {
+				v.Message = v.Message[:maxMessage] + "…"
+			}
 		}
 		out = append(out, v)
 	}
 	walk(root)
 	return out
+}
+
+// quotesOnlySchema are the keywords whose messages name the schema's
+// constraint and the value's type or size, never the value.
+var quotesOnlySchema = map[string]bool{
+	"type": true, "required": true, "additionalProperties": true, "enum": true, "const": true,
+	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"minProperties": true, "maxProperties": true, "dependentRequired": true, "false": true,
 }
 
 func lastKeyword(e *sjs.ValidationError) string {
@@ -121,31 +130,43 @@ func schemaPath(e *sjs.ValidationError) string {
 	return url + pointer(e.ErrorKind.KeywordPath())
 }
 
-// shownValue renders the value at path, masked when the value is secret or
-// sits under a secret-looking key.
-func shownValue(instance any, path []string, secret bool) string {
-	if secret {
-		return masked
-	}
+// valueAt is the value at path, nil when there is none.
+func valueAt(instance any, path []string) any {
 	v := instance
 	for _, tok := range path {
-		if LooksSecret(tok) {
-			return masked
-		}
 		switch c := v.(type) {
 		case map[string]any:
 			v = c[tok]
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(c) {
-				return "<missing>"
+				return nil
 			}
 			v = c[i]
 		default:
-			return "<missing>"
+			return nil
 		}
 	}
-	return Summarize(v)
+	return v
+}
+
+// shape describes a value without showing it: its type and size.
+func shape(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("a string of %d bytes", len(x))
+	case bool:
+		return "a boolean"
+	case float64, json.Number, int, int64:
+		return "a number"
+	case map[string]any:
+		return fmt.Sprintf("an object with %d keys", len(x))
+	case []any:
+		return fmt.Sprintf("a list of %d items", len(x))
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // Summarize renders v as JSON, cut to a short prefix with its size.

@@ -1,0 +1,249 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// renderLimitsModel is the provider's render_limits block
+// (docs/guides/security.md). Unset fields keep template.DefaultLimits.
+type renderLimitsModel struct {
+	Timeout      types.String `tfsdk:"timeout"`
+	MaxSteps     types.Int64  `tfsdk:"max_steps"`
+	MaxBytes     types.Int64  `tfsdk:"max_bytes"`
+	MaxYAMLNodes types.Int64  `tfsdk:"max_yaml_nodes"`
+	MaxMemoryMiB types.Int64  `tfsdk:"max_memory_mib"`
+	MaxStackMiB  types.Int64  `tfsdk:"max_stack_mib"`
+}
+
+// securityAttributes are the provider block's security settings.
+func securityAttributes() map[string]schema.Attribute {
+	d := template.DefaultLimits()
+	return map[string]schema.Attribute{
+		"allow_exec_in_blueprint_targets": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Let kubeconfigs that did not come from this configuration — targets a blueprint exports or builds " +
+				"from data — use `exec`, `auth-provider`, token/certificate/key files or `proxy-url`. Off by default: such a " +
+				"kubeconfig could run any program on the machine running Terraform. Kubeconfigs given in the configuration " +
+				"(`landscaper_target.kubeconfig`, `imports.targets`) may always use them."},
+		"render_limits": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Bounds for rendering one template execution of a blueprint. Blueprints are untrusted code " +
+				"rendered at plan; a template exceeding a bound fails with a diagnostic naming it. The defaults are far above " +
+				"what real blueprints need.",
+			Attributes: map[string]schema.Attribute{
+				"timeout": schema.StringAttribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("Wall time of one execution, e.g. `30s`. Default `%s`.", d.Timeout)},
+				"max_steps": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("GoTemplate loop iterations and template calls. Default %d.", d.MaxSteps)},
+				"max_bytes": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("Bytes of strings, lists and output a GoTemplate execution builds. Default %d.", d.MaxBytes)},
+				"max_yaml_nodes": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("Nodes of a YAML document with its aliases expanded. Default %d.", d.MaxYAMLNodes)},
+				"max_memory_mib": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("Memory of the process a Spiff execution runs in, in MiB. Default %d.", d.MaxMemoryBytes>>20)},
+				"max_stack_mib": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: fmt.Sprintf("Stack of a Spiff execution (how deep lambdas recurse), in MiB. Default %d.", d.MaxStackBytes>>20)},
+			},
+		},
+	}
+}
+
+// securitySettings are the provider block's security settings, checked.
+type securitySettings struct {
+	limits                    template.Limits
+	allowUntrustedCredentials bool
+}
+
+func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
+	l, diags := m.RenderLimits.limits()
+	return securitySettings{limits: l, allowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
+}
+
+// securityOrNil is the provider instance's security; nil before Configure.
+func (d *providerData) securityOrNil() *security {
+	if d == nil {
+		return nil
+	}
+	return d.security
+}
+
+// limits converts the block; nil means the defaults.
+func (m *renderLimitsModel) limits() (template.Limits, diag.Diagnostics) {
+	var l template.Limits
+	var diags diag.Diagnostics
+	if m == nil {
+		return l.WithDefaults(), diags
+	}
+	base := path.Root("render_limits")
+	if s := m.Timeout.ValueString(); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			diags.AddAttributeError(base.AtName("timeout"), "Invalid Render Limit", "timeout must be a positive duration such as 30s")
+		}
+		l.Timeout = d
+	}
+	for _, f := range []struct {
+		name  string
+		v     types.Int64
+		set   *int64
+		scale int64
+	}{
+		{"max_steps", m.MaxSteps, &l.MaxSteps, 1},
+		{"max_bytes", m.MaxBytes, &l.MaxBytes, 1},
+		{"max_yaml_nodes", m.MaxYAMLNodes, &l.MaxYAMLNodes, 1},
+		{"max_memory_mib", m.MaxMemoryMiB, &l.MaxMemoryBytes, 1 << 20},
+		{"max_stack_mib", m.MaxStackMiB, &l.MaxStackBytes, 1 << 20},
+	} {
+		if f.v.IsNull() || f.v.IsUnknown() {
+			continue
+		}
+		if f.v.ValueInt64() <= 0 {
+			diags.AddAttributeError(base.AtName(f.name), "Invalid Render Limit", f.name+" must be positive")
+			continue
+		}
+		*f.set = f.v.ValueInt64() * f.scale
+	}
+	return l.WithDefaults(), diags
+}
+
+// security is what a provider instance knows to keep blueprints in
+// bounds and secrets out of messages: the target pool (which kubeconfigs
+// are the user's own), the secrets seen so far and the render limits.
+type security struct {
+	pool    *target.Pool // nil where nothing is deployed (data sources)
+	secrets redact.Secrets
+	limits  template.Limits
+}
+
+type securityKey struct{}
+
+// withSecurity returns ctx carrying sec and its render limits; rootSpec
+// and the error paths find it there.
+func withSecurity(ctx context.Context, sec *security) context.Context {
+	if sec == nil {
+		sec = &security{limits: template.DefaultLimits()}
+	}
+	return template.WithLimits(context.WithValue(ctx, securityKey{}, sec), sec.limits)
+}
+
+// securityOf returns the security ctx carries, or a fresh one.
+func securityOf(ctx context.Context) *security {
+	if sec, ok := ctx.Value(securityKey{}).(*security); ok {
+		return sec
+	}
+	return &security{limits: template.DefaultLimits()}
+}
+
+// trustImports marks the kubeconfigs of the configuration's own target
+// imports as the user's (target.Pool.Trust) and registers their
+// credentials and the values of Secret imports as secrets to scrub.
+func (s *security) trustImports(ctx context.Context, m installationModel, in blueprint.Imports) {
+	for _, t := range in.Targets {
+		s.trustTarget(t)
+	}
+	for _, list := range in.TargetLists {
+		for _, t := range list {
+			s.trustTarget(t)
+		}
+	}
+	for _, tm := range in.TargetMaps {
+		for _, t := range tm {
+			s.trustTarget(t)
+		}
+	}
+	var im importsModel
+	if ok, err := asObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok || im.Secrets.IsNull() || im.Secrets.IsUnknown() {
+		return
+	}
+	for name := range im.Secrets.Elements() {
+		if v, ok := in.Data[name]; ok {
+			s.secrets.AddValue(v)
+		}
+	}
+}
+
+// trustSnapshot trusts the root installation's target imports recorded in
+// a snapshot: destroy and refresh run without the configuration.
+func (s *security) trustSnapshot(snap *engine.Snapshot) {
+	if snap == nil || snap.Root == nil {
+		return
+	}
+	ti := snap.Root.Targets
+	for _, t := range ti.Single {
+		s.trustTarget(t)
+	}
+	for _, list := range ti.Lists {
+		for _, t := range list {
+			s.trustTarget(t)
+		}
+	}
+	for _, tm := range ti.Maps {
+		for _, t := range tm {
+			s.trustTarget(t)
+		}
+	}
+}
+
+func (s *security) trustTarget(t api.Target) {
+	if t.Spec.Type != api.KubernetesClusterTargetType {
+		var v any
+		_ = json.Unmarshal(t.Spec.Config, &v)
+		s.secrets.AddValue(v)
+		return
+	}
+	var cfg api.KubernetesClusterConfig
+	if json.Unmarshal(t.Spec.Config, &cfg) != nil || cfg.Kubeconfig == "" {
+		return
+	}
+	if s.pool != nil {
+		s.pool.Trust(cfg.Kubeconfig)
+	}
+	s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
+}
+
+// scrubError masks every secret ctx's security knows and every URL
+// credential in err's message. Input errors keep their attribute path.
+func scrubError(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	sec := securityOf(ctx)
+	if ie, ok := asInputError(err); ok && ie.Err != nil {
+		return &inputError{Path: ie.Path, Err: scrubbedError{msg: sec.secrets.String(ie.Err.Error()), err: ie.Err}}
+	}
+	return scrubbedError{msg: sec.secrets.String(err.Error()), err: err}
+}
+
+// scrubOutcome masks secrets in the last errors that go into state.
+func scrubOutcome(ctx context.Context, o *installationOutcome) {
+	if o == nil {
+		return
+	}
+	sec := securityOf(ctx)
+	for i := range o.items {
+		o.items[i].LastError = sec.secrets.String(o.items[i].LastError)
+	}
+}
+
+// scrubbedError keeps the cause for errors.Is/As while its message is
+// masked.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e scrubbedError) Error() string { return e.msg }
+func (e scrubbedError) Unwrap() error { return e.err }

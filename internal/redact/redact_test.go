@@ -1,0 +1,69 @@
+package redact
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestSecrets_MasksEveryOccurrence(t *testing.T) {
+	var s Secrets
+	s.Add("s3cr3t-token", "abc") // "abc" is too short to be masked
+	s.AddValue(map[string]any{"db": map[string]any{"password": "hunter22"}, "list": []any{"pem-line-1\npem-line-2"}})
+	msg := `token "s3cr3t-token", {"password":"hunter22"} and pem-line-2} abc`
+	got := s.String(msg)
+	for _, leak := range []string{"s3cr3t-token", "hunter22", "pem-line-2"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("%q leaks %q", got, leak)
+		}
+	}
+	if !strings.Contains(got, "abc") {
+		t.Errorf("short value masked: %q", got)
+	}
+}
+
+func TestSecrets_LongestFirst(t *testing.T) {
+	var s Secrets
+	s.Add("secret", "secret-and-more")
+	if got := s.String("x secret-and-more y"); got != "x "+Mask+" y" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		"get https://user:pa55@charts.example/x.tgz failed": "get https://user:xxxxx@charts.example/x.tgz failed",
+		`"https://charts.example/x.tgz?sig=abc&exp=1": 403`: `"https://charts.example/x.tgz?<redacted>": 403`,
+		"oci://tok3n@registry.example/repo":                 "oci://xxxxx@registry.example/repo",
+		"no url here":                                       "no url here",
+	} {
+		if got := URLs(in); got != want {
+			t.Errorf("URLs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestKubeconfig_NeverEchoesValues(t *testing.T) {
+	kubeconfig := "apiVersion: v1\nusers:\n- name: u\n  user: {token: tok-12345, {bad: map}: x}\n"
+	err := errors.New(`yaml: invalid map key: map[interface {}]interface {}{"token":"tok-12345"}`)
+	got := Kubeconfig(err, kubeconfig)
+	if strings.Contains(got, "tok-12345") {
+		t.Errorf("leaks the token: %q", got)
+	}
+	if !strings.Contains(got, "invalid map key") || !strings.Contains(got, "token") {
+		t.Errorf("lost the message: %q", got)
+	}
+}
+
+func TestKubeconfigCredentials(t *testing.T) {
+	var s Secrets
+	s.KubeconfigCredentials("apiVersion: v1\nclusters: [{name: prod, cluster: {server: https://api.example}}]\n" +
+		"users: [{name: admin, user: {token: tok-98765, client-key-data: S0VZREFUQQ==}}]\n")
+	got := s.String("cluster prod at https://api.example: token tok-98765 key S0VZREFUQQ==")
+	if strings.Contains(got, "tok-98765") || strings.Contains(got, "S0VZREFUQQ==") {
+		t.Errorf("leaks: %q", got)
+	}
+	if !strings.Contains(got, "https://api.example") {
+		t.Errorf("masked the server: %q", got)
+	}
+}
