@@ -16,3 +16,7 @@ func TestRender_SchemaFragments(t *testing.T) { runGoldenSuite(t, "schema-fragme
 // TestRenderExports_Context: export executions see the installation's own
 // imports in .dataobjects / .targets, and their outputs deep-merge.
 func TestRenderExports_Context(t *testing.T) { runGoldenSuite(t, "export-context") }
+
+// TestRender_DeployItemTargets: a deploy item's target index or key must
+// exist in the imported list or map when rendering, not only at apply.
+func TestRender_DeployItemTargets(t *testing.T) { runGoldenSuite(t, "deploy-item-targets") }

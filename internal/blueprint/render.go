@@ -44,7 +44,7 @@ func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
 		out.DeployItems = append(out.DeployItems, items...)
 		out.Warnings = append(out.Warnings, warnings...)
 	}
-	if err := b.validateDeployItems(out.DeployItems); err != nil {
+	if err := b.validateDeployItems(out.DeployItems, imports); err != nil {
 		return nil, terminal(ReasonTemplateFailed, err)
 	}
 
