@@ -8,7 +8,7 @@
 //	e := &engine.Engine{Deployers: registry, Parallelism: 10, Log: logger}
 //	tree, err := engine.Render(spec, prev)            // terraform plan: pure, no cluster
 //	snap, err := e.Apply(ctx, spec, prev)             // create / update: one install job
-//	drifted, err := e.Drift(ctx, snap)                // read: one Drift call per deploy item
+//	drifted, err := e.Drift(ctx, snap, bp, comp)      // read: one Drift call per deploy item
 //	snap, err = e.Delete(ctx, snap, engine.DeleteOptions{WithoutUninstall: false})
 //	sum := engine.Summarize(snap)                     // Progressing-style summary (seed 004)
 //	b, _ := snapshot.Marshal(snap); snap, _ = snapshot.Unmarshal(b)
@@ -32,9 +32,10 @@
 // spec cannot change, so Completing has no imports-changed check.
 //
 // Interrupted jobs are restarted, not resumed. Cancelling ctx is the
-// interrupt of seed 000: nothing new is triggered, running deployer calls
-// get Engine.Grace to finish and are then cancelled and Failed with
-// lastError reason "Interrupted", and every object of the tree still
+// interrupt: nothing new is triggered, running deployer calls get
+// Engine.Grace in all (half to finish, then they are cancelled and have
+// the rest to return) and are Failed with lastError reason
+// "Interrupted", and every object of the tree still
 // finishes with the job, so the returned snapshot is a finished job that
 // records every provider status a deployer reported. The next Apply simply
 // starts a new job from it; deployers are idempotent, so re-applying what
@@ -77,8 +78,8 @@
 // failed: …"). Each deploy item's timeout (default 10m, "none" = no limit)
 // bounds its deployer call and retries; past it the item is Failed with
 // reason ProgressingTimeout. A deployer that does not return once its
-// call is cancelled is given up after Engine.Grace (seed 003's abort
-// timeout, reason AbortTimeout). The whole job is bounded by ctx.
+// call is cancelled is given up (reason AbortTimeout) Engine.Grace after
+// its timeout, or when the Grace after an interrupt is over. The whole job is bounded by ctx.
 //
 // # Logging
 //

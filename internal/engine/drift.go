@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"sync"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
@@ -23,21 +26,29 @@ type DriftedItem struct {
 // Drift asks each succeeded deploy item's deployer, once per item and up
 // to Parallelism at a time, whether the target still matches. Items that
 // did not succeed are left out: the next apply re-applies them anyway.
-// Errors name the deploy item; the result lists drifted items by ID.
-func (e *Engine) Drift(ctx context.Context, snap *Snapshot) ([]DriftedItem, error) {
-	type work struct {
-		item    *snapshot.DeployItem
-		targets snapshot.TargetImports
+// root and comp are the root's blueprint and component descriptor (nil
+// when they cannot be loaded): deployers that read blueprint files (a
+// local Helm chart) get the files of the blueprint that rendered the
+// item, found through the snapshot's subinstallation sources. Errors name
+// the deploy item; the result lists drifted items by ID.
+func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blueprint, comp *blueprint.Component) ([]DriftedItem, error) {
+	var calls []execution.Call
+	var errs []error
+	registry := e.Deployers
+	if registry == nil {
+		registry = deployer.NewRegistry()
 	}
-	var todo []work
-	for _, in := range snap.Installations() {
-		if in.Execution == nil {
-			continue
-		}
-		for _, it := range in.Execution.DeployItems {
-			if it.Phase == api.DeployItemPhaseSucceeded {
-				todo = append(todo, work{it, in.Targets})
+	for _, w := range driftWork(snap.Root, root, comp) {
+		for _, it := range w.in.Execution.DeployItems {
+			if it.Phase != api.DeployItemPhaseSucceeded {
+				continue
 			}
+			c, err := execution.NewCall(registry, w.in.Targets, w.files, it)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("drift check: %w", err))
+				continue
+			}
+			calls = append(calls, c)
 		}
 	}
 	parallelism := e.Parallelism
@@ -47,23 +58,22 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot) ([]DriftedItem, erro
 	var (
 		mu      sync.Mutex
 		drifted []DriftedItem
-		errs    []error
 		wg      sync.WaitGroup
 		slots   = make(chan struct{}, parallelism)
 	)
-	for _, w := range todo {
+	for _, c := range calls {
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			report, err := e.driftOne(ctx, w.item, w.targets)
+			report, err := c.Deployer.Drift(ctx, c.Item)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
 			case err != nil:
-				errs = append(errs, fmt.Errorf("deploy item %s: drift check: %w", w.item.ID, err))
+				errs = append(errs, fmt.Errorf("deploy item %s: drift check: %w", c.Item.ID, err))
 			case report.Drifted:
-				drifted = append(drifted, DriftedItem{ID: w.item.ID, Name: w.item.Name, Type: w.item.Type, Reason: report.Reason})
+				drifted = append(drifted, DriftedItem{ID: c.Item.ID, Name: c.Item.Name, Type: c.Item.Type, Reason: report.Reason})
 			}
 		}()
 	}
@@ -72,18 +82,40 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot) ([]DriftedItem, erro
 	return drifted, errors.Join(errs...)
 }
 
-func (e *Engine) driftOne(ctx context.Context, it *snapshot.DeployItem, targets snapshot.TargetImports) (deployer.DriftReport, error) {
-	if e.Deployers == nil {
-		return deployer.DriftReport{}, fmt.Errorf("no deployer registry")
+// installationFiles is an installation with an execution and the files of
+// its blueprint (nil when they cannot be found).
+type installationFiles struct {
+	in    *snapshot.Installation
+	files fs.FS
+}
+
+// driftWork walks the tree below in, whose blueprint is bp, and pairs
+// every installation that has deploy items with its blueprint's files. A
+// subinstallation's blueprint is loaded from its recorded source, as its
+// parent loaded it; one that cannot be loaded (or a snapshot written
+// before sources were recorded) gives nil files, which only deployers
+// that need files report.
+func driftWork(in *snapshot.Installation, bp *blueprint.Blueprint, comp *blueprint.Component) []installationFiles {
+	if in == nil {
+		return nil
 	}
-	d, err := e.Deployers.Lookup(it.Type)
-	if err != nil {
-		return deployer.DriftReport{}, err
+	var out []installationFiles
+	if in.Execution != nil {
+		w := installationFiles{in: in}
+		if bp != nil {
+			w.files = bp.Files
+		}
+		out = append(out, w)
 	}
-	target, err := targets.Select(it.Target)
-	if err != nil {
-		return deployer.DriftReport{}, err
+	for _, sub := range in.Subinstallations {
+		var subBP *blueprint.Blueprint
+		if bp != nil && sub.Blueprint != nil {
+			loaded, err := bp.Subinstallation(api.SubinstallationTemplate{Name: sub.Name, Blueprint: *sub.Blueprint}, comp)
+			if err == nil {
+				subBP = loaded
+			}
+		}
+		out = append(out, driftWork(sub, subBP, comp)...)
 	}
-	return d.Drift(ctx, deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target, Config: it.Config,
-		Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus})
+	return out
 }

@@ -13,12 +13,12 @@ func TestDrift_ReportsChangedItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	drifted, err := e.Drift(context.Background(), snap)
+	drifted, err := e.Drift(context.Background(), snap, spec.Blueprint, nil)
 	if err != nil || len(drifted) != 0 {
 		t.Fatalf("fresh apply drifted: %v %+v", err, drifted)
 	}
 	m.Remove("root/db/app")
-	drifted, err = e.Drift(context.Background(), snap)
+	drifted, err = e.Drift(context.Background(), snap, spec.Blueprint, nil)
 	if err != nil || len(drifted) != 1 || drifted[0].ID != "root/db/app" || drifted[0].Reason == "" {
 		t.Fatalf("%v %+v", err, drifted)
 	}

@@ -112,9 +112,18 @@ func indent(s, prefix string) string {
 
 func loadBlueprint(t testing.TB, yaml string) *blueprint.Blueprint {
 	t.Helper()
-	bp, err := blueprint.Load(fstest.MapFS{"blueprint.yaml": {Data: []byte(yaml)}})
+	return loadBlueprintFiles(t, map[string]string{"blueprint.yaml": yaml})
+}
+
+func loadBlueprintFiles(t testing.TB, files map[string]string) *blueprint.Blueprint {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, content := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(content)}
+	}
+	bp, err := blueprint.Load(fsys)
 	if err != nil {
-		t.Fatalf("loading blueprint: %v\n%s", err, yaml)
+		t.Fatalf("loading blueprint: %v\n%s", err, files["blueprint.yaml"])
 	}
 	return bp
 }

@@ -143,8 +143,11 @@ func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUnin
 	return outcomeOf(snap), failureReport(snap, err)
 }
 
-// drift returns the drifted deploy items by "<installation>/<name>".
-func (d *providerData) drift(ctx context.Context, snapBytes []byte) (_ map[string]string, err error) {
+// drift returns the drifted deploy items by "<installation>/<name>". The
+// blueprint named in state gives deployers the files they may need (a
+// local Helm chart); when it cannot be loaded any more, only those
+// deployers report an error.
+func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes []byte) (_ map[string]string, err error) {
 	ctx = withSecurity(ctx, d.security)
 	defer func() { err = scrubError(ctx, err) }()
 	snap, err := decodeSnapshot(snapBytes)
@@ -152,7 +155,11 @@ func (d *providerData) drift(ctx context.Context, snapBytes []byte) (_ map[strin
 		return nil, err
 	}
 	securityOf(ctx).trustSnapshot(snap)
-	drifted, err := d.engineFor(ctx).Drift(ctx, snap)
+	bp, comp, bpErr := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
+	if bpErr != nil {
+		bp, comp = nil, nil
+	}
+	drifted, err := d.engineFor(ctx).Drift(ctx, snap, bp, comp)
 	if err != nil {
 		return nil, err
 	}

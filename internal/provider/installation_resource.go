@@ -110,7 +110,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	drifted, err := r.data.drift(ctx, snap)
+	drifted, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.

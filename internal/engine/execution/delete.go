@@ -30,7 +30,7 @@ func Delete(j *job.Job, spec Spec, prev *snapshot.Execution, opts deployer.Delet
 	if final == deleted {
 		return nil, nil
 	}
-	r.finish(final, err, "Delete")
+	r.finish(final, err, snapshot.OperationDelete)
 	return r.exec, err
 }
 

@@ -52,7 +52,7 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Execution) (*snapshot.Execution, 
 	m := installMachine(r, j.Backoff, r.logTransition)
 	m.Name = "execution " + spec.Path
 	final, err := m.Run(j.Context(), api.ExecutionPhaseInit)
-	r.finish(final, err, "Reconcile")
+	r.finish(final, err, snapshot.OperationReconcile)
 	return r.exec, err
 }
 
@@ -133,29 +133,16 @@ func (r *run) init(context.Context) error {
 func (r *run) complete(context.Context) error { return nil }
 
 // finish makes the execution finished with the job. On interrupt every
-// item not yet finished with the job is Failed too (seed 000), so nothing
-// in the tree is left unfinished.
+// item not yet finished with the job is Failed too, so nothing in the tree
+// is left unfinished.
 func (r *run) finish(final api.ExecutionPhase, err error, operation string) {
 	r.exec.Phase = final
 	r.exec.JobIDFinished = r.j.ID
 	if err != nil {
 		r.exec.LastError = snapshot.NewError(operation, err)
 	}
-	if !r.j.Interrupted() {
-		return
-	}
-	for _, it := range r.exec.DeployItems {
-		if it.JobIDFinished == r.j.ID && it.JobID == r.j.ID {
-			continue
-		}
-		it.JobID, it.JobIDFinished = r.j.ID, r.j.ID
-		failed := api.DeployItemPhaseFailed
-		if operation == "Delete" {
-			failed = api.DeployItemPhaseDeleteFailed
-		}
-		it.Phase = failed
-		it.LastError = &snapshot.Error{Operation: operation, Reason: job.ReasonInterrupted,
-			Message: "the job was interrupted before this deploy item was processed", Retryable: true}
+	if r.j.Interrupted() {
+		r.exec.MarkInterrupted(r.j.ID, operation)
 	}
 }
 

@@ -52,9 +52,9 @@ func Delete(j *job.Job, node *snapshot.Installation, opts deployer.DeleteOptions
 	}
 	d.node.Phase, d.node.JobIDFinished = final, j.ID
 	if err != nil {
-		d.node.LastError = snapshot.NewError("Delete", err)
+		d.node.LastError = snapshot.NewError(snapshot.OperationDelete, err)
 		if j.Interrupted() {
-			finishSubtree(d.node, j.ID, "Delete")
+			d.node.MarkInterrupted(j.ID, snapshot.OperationDelete)
 		}
 	}
 	return d.node, err

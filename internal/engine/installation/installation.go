@@ -35,6 +35,9 @@ type Spec struct {
 	// ImportRefs and ExportRefs are the parent-scope names the
 	// installation reads and writes, kept for the delete order.
 	ImportRefs, ExportRefs []string
+	// Source is where a subinstallation's blueprint comes from (nil for
+	// the root); recorded for Drift.
+	Source *api.SubinstallationBlueprint
 
 	// rendering is set when RenderTree rendered the installation already.
 	rendering *rendering
@@ -64,14 +67,17 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (*snapshot.Installa
 	}
 	r.node.Path, r.node.Name = spec.Path, spec.Name
 	r.node.JobID, r.node.LastError = j.ID, nil
-	r.node.ImportRefs, r.node.ExportRefs = spec.ImportRefs, spec.ExportRefs
+	r.node.ImportRefs, r.node.ExportRefs, r.node.Blueprint = spec.ImportRefs, spec.ExportRefs, spec.Source
 	m := installMachine(r, j.Backoff, r.logTransition)
 	m.Name = "installation " + spec.Path
 	final, err := m.Run(j.Context(), api.InstallationPhaseInit)
 	r.node.Phase, r.node.JobIDFinished = final, j.ID
 	if err != nil {
-		r.node.LastError = snapshot.NewError("Reconcile", err)
-		r.finishUntriggered()
+		r.node.LastError = snapshot.NewError(snapshot.OperationReconcile, err)
+		if j.Interrupted() {
+			// Children that were never triggered finish with the job too.
+			r.node.MarkInterrupted(j.ID, snapshot.OperationReconcile)
+		}
 	}
 	return r.node, err
 }
@@ -96,45 +102,6 @@ func installMachine(s installSteps, b phase.Backoff, on func(from, to api.Instal
 		Backoff:      b,
 		OnTransition: on,
 	}
-}
-
-// finishUntriggered: when the flow failed before its children were
-// triggered, an interrupt must still leave every object of the subtree
-// finished with the job (seed 000), so they are marked Failed, interrupted.
-func (r *run) finishUntriggered() {
-	if r.j.Interrupted() {
-		finishSubtree(r.node, r.j.ID, "Reconcile")
-	}
-}
-
-// finishSubtree marks every object below in that has not finished job
-// jobID as failed (DeleteFailed for operation "Delete") by the interrupt.
-func finishSubtree(in *snapshot.Installation, jobID, operation string) {
-	instPhase, execPhase, itemPhase := api.InstallationPhaseFailed, api.ExecutionPhaseFailed, api.DeployItemPhaseFailed
-	if operation == "Delete" {
-		instPhase, execPhase, itemPhase = api.InstallationPhaseDeleteFailed, api.ExecutionPhaseDeleteFailed, api.DeployItemPhaseDeleteFailed
-	}
-	unfinished := func(id, finished string) bool { return id != jobID || finished != jobID }
-	if e := in.Execution; e != nil {
-		if unfinished(e.JobID, e.JobIDFinished) {
-			e.JobID, e.JobIDFinished, e.Phase, e.LastError = jobID, jobID, execPhase, interruptedError(operation)
-		}
-		for _, it := range e.DeployItems {
-			if unfinished(it.JobID, it.JobIDFinished) {
-				it.JobID, it.JobIDFinished, it.Phase, it.LastError = jobID, jobID, itemPhase, interruptedError(operation)
-			}
-		}
-	}
-	for _, sub := range in.Subinstallations {
-		if unfinished(sub.JobID, sub.JobIDFinished) {
-			sub.JobID, sub.JobIDFinished, sub.Phase, sub.LastError = jobID, jobID, instPhase, interruptedError(operation)
-		}
-		finishSubtree(sub, jobID, operation)
-	}
-}
-
-func interruptedError(operation string) *snapshot.Error {
-	return &snapshot.Error{Operation: operation, Reason: job.ReasonInterrupted, Message: "the job was interrupted before this object was processed", Retryable: true}
 }
 
 func (r *run) logTransition(from, to api.InstallationPhase) {

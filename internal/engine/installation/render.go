@@ -86,6 +86,7 @@ func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) S
 		ImportDataMappings: s.tmpl.ImportDataMappings, ExportDataMappings: s.tmpl.ExportDataMappings,
 		Imports:    imports,
 		ImportRefs: s.importRefs, ExportRefs: s.exportRefs,
+		Source:    &s.tmpl.Blueprint,
 		rendering: s.rendering,
 	}
 }

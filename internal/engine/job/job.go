@@ -1,16 +1,19 @@
 // Package job is what every object of one job shares: the job ID, the
 // deployer registry, the parallelism limit, the retry backoff, the logger,
-// and the interrupt, which is the end of the caller's context (seed 000's
-// interrupt annotation). It has no flow of its own.
+// and the interrupt, which is the end of the caller's context (Landscaper's
+// interrupt annotation; ARCHITECTURE.md, "Interrupts"). It has no flow of
+// its own.
 package job
 
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -20,21 +23,22 @@ type Logger interface {
 	Info(msg string, kv ...any)
 }
 
-// ReasonInterrupted is the lastError reason of objects an interrupt ended.
-const ReasonInterrupted = "Interrupted"
-
 // Job is the shared context of one walk through an installation tree.
 type Job struct {
 	ID       string
 	Registry *deployer.Registry
 	Backoff  phase.Backoff
-	// Grace is how long running deployer calls may continue after an
-	// interrupt before their context is cancelled.
+	// Grace is how long a running deployer call may go on after an
+	// interrupt: for the first half it may finish what it does, then its
+	// context is cancelled and it has the second half to return what it
+	// did. A call still running then is given up. Grace is also the abort
+	// wait of a call whose own timeout ended it.
 	Grace time.Duration
 	Log   Logger
 
-	interrupt context.Context
-	slots     chan struct{}
+	interrupt   context.Context
+	slots       chan struct{}
+	interrupted atomic.Pointer[time.Time] // when the interrupt came
 }
 
 // New starts a job. The end of ctx is the interrupt; parallelism bounds the
@@ -46,8 +50,23 @@ func New(ctx context.Context, id string, reg *deployer.Registry, parallelism int
 	if log == nil {
 		log = discard{}
 	}
-	return &Job{ID: id, Registry: reg, Backoff: backoff, Grace: grace, Log: log,
+	j := &Job{ID: id, Registry: reg, Backoff: backoff, Grace: grace, Log: log,
 		interrupt: ctx, slots: make(chan struct{}, parallelism)}
+	context.AfterFunc(ctx, func() {
+		now := time.Now()
+		j.interrupted.CompareAndSwap(nil, &now)
+	})
+	return j
+}
+
+// interruptedAt is when the interrupt came; zero before it.
+func (j *Job) interruptedAt() time.Time {
+	if j.interrupt.Err() == nil {
+		return time.Time{}
+	}
+	now := time.Now()
+	j.interrupted.CompareAndSwap(nil, &now) // the AfterFunc may not have run yet
+	return *j.interrupted.Load()
 }
 
 // Context is the job's context: it ends with the interrupt. Phase retries
@@ -59,7 +78,7 @@ func (j *Job) Interrupted() bool { return j.interrupt.Err() != nil }
 
 // InterruptError is the terminal error of an object the interrupt ended.
 func (j *Job) InterruptError() error {
-	return failure.Terminalf(ReasonInterrupted, "interrupted: %v", context.Cause(j.interrupt))
+	return failure.Terminalf(snapshot.ReasonInterrupted, "interrupted: %v", context.Cause(j.interrupt))
 }
 
 // Acquire takes one of the parallelism slots; it fails only on interrupt.
@@ -76,12 +95,12 @@ func (j *Job) Acquire() error {
 func (j *Job) Release() { <-j.slots }
 
 // CallContext returns the context of one deployer call: bounded by timeout
-// (0 = none) and cancelled Grace after an interrupt, so a running call may
-// still finish what it is doing. The caller must call cancel.
+// (0 = none) and cancelled half the Grace after an interrupt, so a running
+// call may still finish what it is doing. The caller must call cancel.
 func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	base, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
 	stopWatch := context.AfterFunc(j.interrupt, func() {
-		timer := time.NewTimer(j.Grace)
+		timer := time.NewTimer(time.Until(j.interruptedAt().Add(j.Grace / 2)))
 		defer timer.Stop()
 		select {
 		case <-timer.C:
@@ -98,6 +117,16 @@ func (j *Job) CallContext(timeout time.Duration) (context.Context, context.Cance
 		stopTimeout()
 		cancel(nil)
 	}
+}
+
+// AbortWait is how long to wait for a deployer call whose context just
+// ended before giving it up: what is left of Grace after an interrupt
+// (Grace counts once from the interrupt), else Grace.
+func (j *Job) AbortWait() time.Duration {
+	if at := j.interruptedAt(); !at.IsZero() {
+		return max(0, time.Until(at.Add(j.Grace)))
+	}
+	return j.Grace
 }
 
 type discard struct{}

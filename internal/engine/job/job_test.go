@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -53,7 +54,7 @@ func TestAcquire_Interrupted(t *testing.T) {
 	}
 	time.AfterFunc(10*time.Millisecond, cancel)
 	err := j.Acquire()
-	if err == nil || !failure.IsTerminal(err) || failure.Reason(err) != ReasonInterrupted {
+	if err == nil || !failure.IsTerminal(err) || failure.Reason(err) != snapshot.ReasonInterrupted {
 		t.Fatalf("%v", err)
 	}
 }

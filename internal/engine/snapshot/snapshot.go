@@ -46,10 +46,14 @@ type Installation struct {
 	// ImportRefs and ExportRefs are the names in the parent's scope this
 	// installation reads and writes; the delete flow orders siblings by
 	// them (an installation waits while its successors exist).
-	ImportRefs       []string        `json:"importRefs,omitempty"`
-	ExportRefs       []string        `json:"exportRefs,omitempty"`
-	Execution        *Execution      `json:"execution,omitempty"`
-	Subinstallations []*Installation `json:"subinstallations,omitempty"`
+	ImportRefs []string `json:"importRefs,omitempty"`
+	// Blueprint is where a subinstallation's blueprint comes from, as its
+	// parent rendered it (nil for the root), so that Drift finds the
+	// blueprint files of each deploy item without rendering anything.
+	Blueprint        *api.SubinstallationBlueprint `json:"blueprint,omitempty"`
+	ExportRefs       []string                      `json:"exportRefs,omitempty"`
+	Execution        *Execution                    `json:"execution,omitempty"`
+	Subinstallations []*Installation               `json:"subinstallations,omitempty"`
 }
 
 // TargetImports are resolved target imports by import name.

@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+// fileDeployer deploys the content of the blueprint file its config names,
+// as a deployer with a local chart (`chart.path`) does: every call needs
+// the files of the blueprint that rendered the item.
+type fileDeployer struct{ deployed map[string]string }
+
+const fileType = "example.com/file"
+
+func (d *fileDeployer) read(item deployer.Item) (string, error) {
+	var cfg struct{ File string }
+	if err := json.Unmarshal(item.Config, &cfg); err != nil {
+		return "", err
+	}
+	if item.Files == nil {
+		return "", errors.New("no blueprint files")
+	}
+	b, err := fs.ReadFile(item.Files, cfg.File)
+	return string(b), err
+}
+
+func (d *fileDeployer) Apply(_ context.Context, item deployer.Item) (deployer.Result, error) {
+	content, err := d.read(item)
+	if err != nil {
+		return deployer.Result{}, err
+	}
+	d.deployed[item.ID] = content
+	return deployer.Result{ProviderStatus: json.RawMessage(`{}`)}, nil
+}
+
+func (d *fileDeployer) Delete(_ context.Context, item deployer.Item, _ deployer.DeleteOptions) error {
+	delete(d.deployed, item.ID)
+	return nil
+}
+
+func (d *fileDeployer) Drift(_ context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	content, err := d.read(item)
+	if err != nil {
+		return deployer.DriftReport{}, err
+	}
+	if d.deployed[item.ID] != content {
+		return deployer.DriftReport{Drifted: true, Reason: "content differs"}, nil
+	}
+	return deployer.DriftReport{}, nil
+}
+
+// fileBlueprint deploys its own file.txt and, with sub, a subinstallation
+// whose inline blueprint deploys that blueprint's file.txt.
+func fileBlueprint(content, sub string) string {
+	bp := `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - {name: file, type: ` + fileType + `, config: {file: file.txt}}
+`
+	if sub == "" {
+		return bp
+	}
+	return bp + fmt.Sprintf(`subinstallations:
+- apiVersion: landscaper.gardener.cloud/v1alpha1
+  kind: InstallationTemplate
+  name: sub
+  blueprint:
+    filesystem:
+      blueprint.yaml: %q
+      file.txt: %q
+`, fileBlueprint("", ""), sub)
+}
+
+func TestDrift_DeployersGetTheBlueprintFiles(t *testing.T) {
+	// drift hands each deployer the files of the blueprint that rendered its item, as apply does (root and subinstallation)
+	e, _, _ := newEngine()
+	files := &fileDeployer{deployed: map[string]string{}}
+	e.Deployers.Register(fileType, files)
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprintFiles(t, map[string]string{
+		"blueprint.yaml": fileBlueprint("", "sub content"), "file.txt": "root content"})}
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files.deployed["root/file"] != "root content" || files.deployed["root/sub/file"] != "sub content" {
+		t.Fatalf("deployed %v", files.deployed)
+	}
+	b, err := snapshot.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = snapshot.Unmarshal(b); err != nil {
+		t.Fatal(err)
+	}
+	drifted, err := e.Drift(context.Background(), snap, spec.Blueprint, nil)
+	if err != nil || len(drifted) != 0 {
+		t.Fatalf("drift: %v %+v", err, drifted)
+	}
+	files.deployed["root/sub/file"] = "changed behind the engine's back"
+	drifted, err = e.Drift(context.Background(), snap, spec.Blueprint, nil)
+	if err != nil || len(drifted) != 1 || drifted[0].ID != "root/sub/file" {
+		t.Fatalf("drift: %v %+v", err, drifted)
+	}
+}
+
+// stubborn ignores its context, as a deployer must not.
+type stubborn struct{ deployer.Deployer }
+
+func (stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
+	time.Sleep(10 * time.Second)
+	return deployer.Result{}, nil
+}
+
+func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
+	// after an interrupt a call that ignores its context is given up once Engine.Grace is over, not after twice that
+	e, m, _ := newEngine()
+	e.Grace = time.Second
+	e.Deployers.Register("example.com/stubborn", stubborn{m})
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - {name: a, type: example.com/stubborn}
+`)}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	snap, err := e.Apply(ctx, spec, nil)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if took > 1600*time.Millisecond {
+		t.Errorf("apply returned %s after start: the call ran past the grace of %s after the interrupt", took, e.Grace)
+	}
+	if it := snap.DeployItems()[0]; it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != snapshot.ReasonInterrupted ||
+		!strings.Contains(it.LastError.Message, "did not return within") {
+		t.Errorf("item %s %+v", it.Phase, it.LastError)
+	}
+}

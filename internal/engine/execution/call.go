@@ -1,0 +1,136 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// Call is one deployer call of a deploy item: its deployer and the Item it
+// is given. Apply, Delete and Drift all build theirs with NewCall, so every
+// call sees the same target, timeout, provider status and files.
+type Call struct {
+	Deployer deployer.Deployer
+	Item     deployer.Item
+}
+
+// NewCall looks up the item's deployer by type and resolves its target
+// selector in targets. files is the filesystem of the blueprint that
+// rendered the item (nil when unknown).
+func NewCall(reg *deployer.Registry, targets snapshot.TargetImports, files fs.FS, it *snapshot.DeployItem) (Call, error) {
+	d, err := reg.Lookup(it.Type)
+	if err != nil {
+		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
+	}
+	target, err := targets.Select(it.Target)
+	if err != nil {
+		return Call{}, failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s: %w", it.ID, err))
+	}
+	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
+		Config: it.Config, Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus, Files: files}}, nil
+}
+
+// callApply applies an item: what exists is recorded in it even when the
+// call fails.
+func (r *run) callApply(it *snapshot.DeployItem) error {
+	return r.call(it, "Progressing", func(ctx context.Context, c Call) (deployer.Result, error) {
+		return c.Deployer.Apply(ctx, c.Item)
+	})
+}
+
+// callDelete deletes an item.
+func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) error {
+	return r.call(it, "Deleting", func(ctx context.Context, c Call) (deployer.Result, error) {
+		return deployer.Result{}, c.Deployer.Delete(ctx, c.Item, opts)
+	})
+}
+
+// call runs one deployer call of it in a parallelism slot, bounded by the
+// item's timeout, and retries transient errors with backoff. A provider
+// status or exports the deployer returned are recorded in it, also on
+// error.
+func (r *run) call(it *snapshot.DeployItem, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
+	c, err := NewCall(r.j.Registry, r.spec.Targets, r.spec.Files, it)
+	if err != nil {
+		return err
+	}
+	if err := r.j.Acquire(); err != nil {
+		return err
+	}
+	defer r.j.Release()
+	ctx, cancel := r.j.CallContext(c.Item.Timeout)
+	defer cancel()
+	for attempt := 0; ; attempt++ {
+		c.Item.ProviderStatus = it.ProviderStatus
+		res, err := r.bounded(ctx, func() (deployer.Result, error) { return do(ctx, c) })
+		if len(res.ProviderStatus) > 0 {
+			it.ProviderStatus = res.ProviderStatus // what exists, even on error
+		}
+		if err == nil {
+			it.Exports = res.Exports
+			return nil
+		}
+		if err := r.stop(ctx, err, attempt, c.Item.Timeout, phaseName); err != nil {
+			return err
+		}
+	}
+}
+
+// bounded runs one deployer call. Deployers must return promptly once ctx
+// ends; one that does not is given up (reason AbortTimeout) when the job
+// says so (job.AbortWait: after an interrupt the end of Grace, else Grace
+// after the context ended), so an interrupt or timeout always returns.
+// Its late result is dropped, never written anywhere.
+func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error)) (deployer.Result, error) {
+	type returned struct {
+		res deployer.Result
+		err error
+	}
+	done := make(chan returned, 1)
+	go func() {
+		res, err := call()
+		done <- returned{res, err}
+	}()
+	select {
+	case ret := <-done:
+		return ret.res, ret.err
+	case <-ctx.Done():
+	}
+	wait := r.j.AbortWait()
+	abort := time.NewTimer(wait)
+	defer abort.Stop()
+	select {
+	case ret := <-done:
+		return ret.res, ret.err
+	case <-abort.C:
+		return deployer.Result{}, failure.Terminalf("AbortTimeout",
+			"the deployer did not return within %s after the call was cancelled (%v); what it does from now on is not recorded", wait.Round(time.Millisecond), context.Cause(ctx))
+	}
+}
+
+// stop decides after a failed deployer call: nil means retry (after the
+// backoff pause); otherwise the error that ends the item. An interrupt or
+// a timeout explains a cancelled call better than the error the deployer
+// made of it, so they are checked first — also after the pause, which
+// either may end.
+func (r *run) stop(ctx context.Context, err error, attempt int, timeout time.Duration, phaseName string) error {
+	if ctx.Err() == nil && !r.j.Interrupted() && !failure.IsTerminal(err) && r.j.Backoff.Retry(ctx, attempt) {
+		return nil
+	}
+	switch {
+	case r.j.Interrupted():
+		return failure.Terminalf(snapshot.ReasonInterrupted, "interrupted while %s: %v", phaseName, err)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return failure.Terminalf("ProgressingTimeout", "aborted: %s took longer than the timeout of %s: %v", phaseName, timeout, err)
+	case failure.IsTerminal(err):
+		return err
+	default:
+		return fmt.Errorf("giving up after %d retries: %w", attempt, err)
+	}
+}
