@@ -90,6 +90,7 @@ func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*bluepr
 		}
 		return nil, nil, attrErr(p, err)
 	}
+	componentsFrom(ctx).remember(component)
 	return bp, component, nil
 }
 

@@ -22,9 +22,9 @@ type providerData struct {
 	version string
 	host    *hostCluster
 	engine  *engine.Engine
-	// registry reads component versions and their resources from OCI
+	// components reads component versions and their resources from OCI
 	// registries, with the provider's credentials and cache.
-	registry *component.Registry
+	components *componentAccess
 	// security holds the trusted kubeconfigs, the secrets to scrub and
 	// the render limits (provider_security.go).
 	security *security
@@ -34,14 +34,15 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	pool := target.NewPool(target.WithUntrustedCredentials(sec.allowUntrustedCredentials))
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
-	deployers.Register(helm.Type, helm.New(pool))
+	components := &componentAccess{registry: registry}
+	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	return &providerData{
-		version:  version,
-		host:     &hostCluster{settings: host},
-		engine:   &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
-		registry: registry,
-		security: &security{pool: pool, limits: sec.limits},
+		version:    version,
+		host:       &hostCluster{settings: host},
+		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
+		components: components,
+		security:   &security{pool: pool, limits: sec.limits},
 	}
 }
 

@@ -85,20 +85,28 @@ func newRegistry(m *registryModel) (*component.Registry, error) {
 	return &component.Registry{Client: ocireg.New(opts)}, nil
 }
 
-// registryKey carries the provider instance's registry through a request's
-// context to resolveBlueprint, which resources and data sources share.
-type registryKey struct{}
+// componentsKey carries the provider instance's componentAccess through a
+// request's context to resolveBlueprint, which the resource and the data
+// sources share.
+type componentsKey struct{}
 
 func withRegistry(ctx context.Context, d *providerData) context.Context {
-	if d == nil || d.registry == nil {
+	if d == nil || d.components == nil {
 		return ctx
 	}
-	return context.WithValue(ctx, registryKey{}, d.registry)
+	return context.WithValue(ctx, componentsKey{}, d.components)
+}
+
+func componentsFrom(ctx context.Context) *componentAccess {
+	a, _ := ctx.Value(componentsKey{}).(*componentAccess)
+	return a
 }
 
 func registryFrom(ctx context.Context) *component.Registry {
-	r, _ := ctx.Value(registryKey{}).(*component.Registry)
-	return r
+	if a := componentsFrom(ctx); a != nil {
+		return a.registry
+	}
+	return nil
 }
 
 // loadComponentRef reads a `component_descriptor.ref` from its registry.

@@ -48,21 +48,11 @@ func (c *Component) UseRegistry(r *Registry) {
 	if c == nil {
 		return
 	}
-	seen := map[*Component]bool{}
-	var walk func(*Component)
-	walk = func(x *Component) {
-		if seen[x] {
-			return
-		}
-		seen[x] = true
+	for _, x := range c.Tree() {
 		if x.registry == nil {
 			x.registry = r
 		}
-		for _, ref := range x.Referenced {
-			walk(ref)
-		}
 	}
-	walk(c)
 }
 
 // Values returns the `cd` input of templates (nil without a component).

@@ -119,3 +119,28 @@ func TestBlobPath_Confined(t *testing.T) {
 		t.Errorf("got %q, %v", name, err)
 	}
 }
+
+// TestParseResourceKey_RoundTrip proves a key made by ResourceKey names
+// the same component version and resource.
+func TestParseResourceKey_RoundTrip(t *testing.T) {
+	c, err := FromInline([]byte(exampleV2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := c.ResourceKey("cd://resources/chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, version, sel, err := ParseResourceKey(key)
+	if err != nil || name != "example.com/app" || version != "1.0.0" || sel["name"] != "chart" {
+		t.Fatalf("got %s %s %v %v", name, version, sel, err)
+	}
+	if res, err := c.Resource(sel); err != nil || res.Type != "helmChart" {
+		t.Errorf("resource %+v, %v", res, err)
+	}
+	for _, bad := range []string{"%%%", "bm90IHlhbWw6IFs="} {
+		if _, _, _, err := ParseResourceKey(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -254,19 +254,10 @@ func descriptorFromTar(data []byte) ([]byte, error) {
 // that is not from a registry. A tag that moved changes it.
 func (c *Component) Digests() map[string]string {
 	out := map[string]string{}
-	var walk func(*Component)
-	walk = func(x *Component) {
-		key := x.Descriptor.Component.Name + ":" + x.Descriptor.Component.Version
-		if _, seen := out[key]; seen || x.oci == nil {
-			return
+	for _, x := range c.Tree() {
+		if x.oci != nil {
+			out[x.Descriptor.Component.Name+":"+x.Descriptor.Component.Version] = x.oci.digest
 		}
-		out[key] = x.oci.digest
-		for _, r := range x.Referenced {
-			walk(r)
-		}
-	}
-	if c != nil {
-		walk(c)
 	}
 	return out
 }

@@ -38,8 +38,8 @@ type RepositorySpec struct {
 	ComponentNameMapping string `json:"componentNameMapping,omitempty"`
 }
 
-// ParseRepositoryContext reads a repository context object.
-func ParseRepositoryContext(raw json.RawMessage) (RepositorySpec, error) {
+// ParseRepositorySpec reads a repository context object.
+func ParseRepositorySpec(raw json.RawMessage) (RepositorySpec, error) {
 	var rc RepositorySpec
 	if err := json.Unmarshal(raw, &rc); err != nil {
 		return rc, fmt.Errorf("repository context: %w", err)

@@ -31,11 +31,11 @@ const maxChartSize = 64 << 20
 // loadChart loads the configured chart and returns it with a digest of
 // its content. Failures to reach a server are transient; a chart that
 // cannot be found or parsed is terminal.
-func loadChart(ctx context.Context, c Chart, files fs.FS) (*chart.Chart, string, error) {
+func loadChart(ctx context.Context, c Chart, files fs.FS, resources Resources) (*chart.Chart, string, error) {
 	if c.Path != "" {
 		return localChart(files, c.Path)
 	}
-	data, err := chartBytes(ctx, c)
+	data, err := chartBytes(ctx, c, resources)
 	if err != nil {
 		return nil, "", err
 	}
@@ -48,8 +48,10 @@ func loadChart(ctx context.Context, c Chart, files fs.FS) (*chart.Chart, string,
 }
 
 // chartBytes returns the chart as a .tgz archive.
-func chartBytes(ctx context.Context, c Chart) ([]byte, error) {
+func chartBytes(ctx context.Context, c Chart, resources Resources) ([]byte, error) {
 	switch {
+	case c.ResourceRef != "" || c.FromResource != nil:
+		return resourceChart(ctx, c, resources)
 	case c.Archive != nil && c.Archive.Raw != "":
 		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(c.Archive.Raw))
 		if err != nil {

@@ -48,10 +48,11 @@ type Chart struct {
 	// Path is this provider's extension: a chart directory or .tgz
 	// archive, relative to the blueprint's files (deployer.Item.Files).
 	Path string `json:"path,omitempty"`
-	// FromResource and ResourceRef (component descriptor resources) are
-	// Landscaper features this provider does not support.
-	FromResource json.RawMessage `json:"fromResource,omitempty"`
-	ResourceRef  string          `json:"resourceRef,omitempty"`
+	// FromResource names a resource of a component version; ResourceRef
+	// is a resource key (the template function getResourceKey). Both are
+	// read through the deployer's Resources.
+	FromResource *RemoteChartReference `json:"fromResource,omitempty"`
+	ResourceRef  string                `json:"resourceRef,omitempty"`
 }
 
 // Archive is a chart archive, inline (base64) or at a URL.
@@ -126,16 +127,19 @@ func (c *ProviderConfiguration) validate() error {
 		return errors.New("namespace is required")
 	}
 	sources := 0
-	for _, set := range []bool{c.Chart.Ref != "", c.Chart.Archive != nil, c.Chart.HelmChartRepo != nil, c.Chart.Path != ""} {
+	for _, set := range []bool{c.Chart.Ref != "", c.Chart.Archive != nil, c.Chart.HelmChartRepo != nil, c.Chart.Path != "",
+		c.Chart.FromResource != nil, c.Chart.ResourceRef != ""} {
 		if set {
 			sources++
 		}
 	}
 	switch {
-	case len(c.Chart.FromResource) > 0 || c.Chart.ResourceRef != "":
-		return errors.New("chart.fromResource and chart.resourceRef are not supported: use chart.ref, chart.archive, chart.helmChartRepo or chart.path")
 	case sources != 1:
-		return errors.New("set exactly one of chart.ref, chart.archive, chart.helmChartRepo, chart.path")
+		return errors.New("set exactly one of chart.ref, chart.archive, chart.helmChartRepo, chart.path, chart.fromResource, chart.resourceRef")
+	case c.Chart.FromResource != nil && c.Chart.FromResource.ResourceName == "":
+		return errors.New("chart.fromResource.resourceName is required")
+	case c.Chart.FromResource != nil && (len(c.Chart.FromResource.Ref) == 0) == (len(c.Chart.FromResource.Inline) == 0):
+		return errors.New("chart.fromResource: set exactly one of ref and inline (the component descriptor)")
 	case c.Chart.Archive != nil && (c.Chart.Archive.Raw == "") == (c.Chart.Archive.Remote == nil):
 		return errors.New("chart.archive: set exactly one of raw and remote.url")
 	case c.Chart.HelmChartRepo != nil && (c.Chart.HelmChartRepo.URL == "" || c.Chart.HelmChartRepo.Name == ""):

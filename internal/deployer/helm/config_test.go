@@ -18,7 +18,9 @@ func TestParseConfig_Invalid(t *testing.T) {
 		{"TwoSources", `{` + base + `,"chart":{"ref":"x","path":"y"}}`, "exactly one"},
 		{"ArchiveBoth", `{` + base + `,"chart":{"archive":{"raw":"eA==","remote":{"url":"http://x"}}}}`, "raw and remote"},
 		{"RepoWithoutName", `{` + base + `,"chart":{"helmChartRepo":{"helmChartRepoUrl":"http://x"}}}`, "helmChartName"},
-		{"FromResource", `{` + base + `,"chart":{"fromResource":{"x":1}}}`, "not supported"},
+		{"FromResourceWithoutName", `{` + base + `,"chart":{"fromResource":{"ref":{"componentName":"a","version":"1"}}}}`, "resourceName is required"},
+		{"FromResourceWithoutComponent", `{` + base + `,"chart":{"fromResource":{"resourceName":"chart"}}}`, "exactly one of ref and inline"},
+		{"ResourceRefAndRef", `{` + base + `,"chart":{"resourceRef":"a2V5","ref":"r/c:1"}}`, "exactly one of"},
 		{"ValuesNotObject", `{` + base + `,"chart":{"ref":"x"},"values":[1]}`, "values"},
 		{"Kubeconfig", `{` + base + `,"chart":{"ref":"x"},"kubeconfig":"k"}`, "kubeconfig"},
 	} {

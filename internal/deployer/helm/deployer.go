@@ -24,6 +24,8 @@ import (
 type Deployer struct {
 	pool  *target.Pool
 	locks releaseLocks
+	// resources reads charts of component resources; nil rejects them.
+	resources Resources
 }
 
 var _ deployer.Deployer = (*Deployer)(nil)
@@ -46,7 +48,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, err)
 	}
-	ch, digest, err := loadChart(ctx, cfg.Chart, item.Files)
+	ch, digest, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
@@ -257,7 +259,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	}
 	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
 	if prev.Release == nil {
-		ch, _, err := loadChart(ctx, cfg.Chart, item.Files)
+		ch, _, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 		if err != nil {
 			return deployer.DriftReport{}, itemError(item, err)
 		}
