@@ -197,3 +197,24 @@ func TestRender_HostileTargetTrusted(t *testing.T) {
 		t.Fatalf("opted in: %v", err)
 	}
 }
+
+// TestMapImportData_Hostile proves data mappings, which a parent
+// blueprint writes for its subinstallations, are bounded like executions.
+func TestMapImportData_Hostile(t *testing.T) {
+	for name, c := range map[string]struct {
+		mapping string
+		want    string
+	}{
+		"recursive lambda": {`{"f": "(( |x|->_(x + 1) ))", "v": "(( .f(1) ))"}`, "render limit exceeded"},
+		"environment":      {`"(( env(\"HOME\") ))"`, "not set"},
+		"alias bomb":       {"a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n", "YAML aliases expand"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := MapImportData(map[string]json.RawMessage{"m": json.RawMessage(c.mapping)}, map[string]any{"x": 1})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "importDataMappings") {
+				t.Fatalf("want an importDataMappings error containing %q, got %v", c.want, err)
+			}
+			t.Logf("error: %v", err)
+		})
+	}
+}

@@ -34,11 +34,13 @@ type Limits struct {
 
 // DefaultLimits are far above what real blueprints use (they render in
 // milliseconds, with thousands of steps and kilobytes of output) and low
-// enough that a hostile template fails within seconds.
+// enough that a hostile template fails within seconds: steps, bytes,
+// aliases, stack and memory stop bombs long before the timeout, which
+// only catches Spiff computing without end on a busy machine.
 func DefaultLimits() Limits {
 	return Limits{
-		Timeout:        5 * time.Second,
-		MaxSteps:       5_000_000,
+		Timeout:        30 * time.Second,
+		MaxSteps:       1_000_000,
 		MaxBytes:       64 << 20,
 		MaxYAMLNodes:   1_000_000,
 		MaxMemoryBytes: 512 << 20,

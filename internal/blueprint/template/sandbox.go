@@ -41,6 +41,9 @@ type spiffJob struct {
 	Files     map[string][]byte `json:"files,omitempty"`
 	HasFiles  bool              `json:"hasFiles"`
 	Limits    Limits            `json:"limits"`
+	// Mappings, when set, makes the job a set of data mappings: each is
+	// its own Spiff template over Values; Name is their field name.
+	Mappings map[string]json.RawMessage `json:"mappings,omitempty"`
 }
 
 // sandboxMsg is one line the child writes: a look-up call it needs

@@ -104,6 +104,13 @@ func renderJob(job spiffJob, conn *parentConn) (res sandboxResult) {
 		}
 		files = mem
 	}
+	if job.Mappings != nil {
+		output, err := cascadeMappings(job, values)
+		if err != nil {
+			return sandboxResult{Error: err.Error()}
+		}
+		return sandboxResult{Output: output}
+	}
 	output, state, err := cascade(job, files, values, conn.lookups())
 	if err != nil {
 		return sandboxResult{Error: err.Error()}
