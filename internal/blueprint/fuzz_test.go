@@ -1,17 +1,31 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // maxFuzzInput keeps fuzz inputs small: what is under test is that no input
-// panics, not how the libraries scale.
+// panics, hangs or exhausts memory, not how the libraries scale.
 const maxFuzzInput = 4 << 10
+
+// fuzzLimits are small render limits, so that loops, lambdas and alias
+// bombs — which the fuzzer is meant to find — fail fast instead of slowing
+// every iteration to the default timeout.
+var fuzzLimits = template.Limits{
+	Timeout: 3 * time.Second, MaxSteps: 100_000, MaxBytes: 4 << 20,
+	MaxYAMLNodes: 100_000, MaxMemoryBytes: 256 << 20, MaxStackBytes: 16 << 20,
+}
+
+func fuzzContext() context.Context {
+	return template.WithLimits(context.Background(), fuzzLimits)
+}
 
 // FuzzLoad: parsing any blueprint.yaml returns a blueprint or an error,
 // never a panic.
@@ -28,6 +42,7 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
+		b = b.WithContext(fuzzContext())
 		// A loaded blueprint renders or fails cleanly with empty imports.
 		_, _ = b.Render(RenderInput{})
 	})
@@ -41,10 +56,14 @@ func FuzzRenderGoTemplate(f *testing.F) {
 	f.Add(`{{ readFile "../../etc/passwd" }}{{ readDir "/" }}`, []byte(`{"v": "x"}`))
 	f.Add(`{{ getResource .cd "name" "x" }}{{ parseOCIRef .imports.v }}`, []byte(`{"v": "a:b"}`))
 	f.Add(`state: {{ .state | toYaml }}`, []byte(`null`))
+	f.Add(`{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}`, []byte(`{}`))
+	f.Add(`{{ $s := "ab" }}{{ range until 60 }}{{ $s = print $s $s }}{{ end }}{{ $s }}`, []byte(`{}`))
+	f.Add(`{{ $l := list 1 }}{{ range until 40 }}{{ $l = list $l $l }}{{ end }}{{ toJson $l }}`, []byte(`{}`))
+	f.Add(`{{ define "t" }}{{ template "t" . }}{{ template "t" . }}{{ end }}{{ template "t" . }}`, []byte(`{}`))
+	f.Add("a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n{{ fromYaml \"x: &x [1,1]\\ny: [*x,*x]\" }}", []byte(`{}`))
+	f.Add(`{{ printf "%*d" 100000000 1 }}{{ indent 100000000 "x" }}{{ regexReplaceAll "" "abc" "$0$0$0" }}`, []byte(`{}`))
 	f.Fuzz(func(t *testing.T, tmpl string, importJSON []byte) {
-		// text/template has no step limit: nested loops are bounded only by
-		// time, so inputs with more than one loop are not interesting here.
-		if len(tmpl) > maxFuzzInput || strings.Count(tmpl, "range") > 1 || strings.Count(tmpl, "until") > 1 {
+		if len(tmpl) > maxFuzzInput {
 			return
 		}
 		var v any
@@ -52,7 +71,7 @@ func FuzzRenderGoTemplate(f *testing.F) {
 			return
 		}
 		b := fuzzBlueprint(t, "GoTemplate", tmpl)
-		_, _ = b.Render(RenderInput{
+		_, _ = fuzzRender(t, b, RenderInput{
 			Imports: Imports{Data: map[string]any{"v": v}, Targets: map[string]api.Target{
 				"cluster": api.NewTarget("c", "", api.KubernetesClusterTargetType, json.RawMessage(`{"kubeconfig":"x"}`)),
 			}},
@@ -66,16 +85,20 @@ func FuzzRenderSpiff(f *testing.F) {
 	f.Add(`deployItems: [{name: a, type: t, config: {v: (( imports.v ))}}]`, []byte(`{"v": 1}`))
 	f.Add(`x: (( read("x.tpl", "text") ))`, []byte(`{}`))
 	f.Add(`x: (( parseOCIRef(imports.v) ))`, []byte(`{"v": "a:b"}`))
+	f.Add("f: (( |x|->_(x + 1) ))\nx: (( .f(1) ))", []byte(`{}`))
+	f.Add("a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b]", []byte(`{}`))
+	f.Add(`x: (( sum[[1..100000]|0|s,i|->s + length([1..100000])] ))`, []byte(`{}`))
+	f.Add(`x: (( read("http://127.0.0.1:1/x") env("HOME") exec("id") ))`, []byte(`{}`))
 	f.Fuzz(func(t *testing.T, tmpl string, importJSON []byte) {
-		if len(tmpl) > maxFuzzInput || strings.Contains(tmpl, "->") || strings.Contains(tmpl, "lambda") {
-			return // self-applied lambdas recurse without a bound in Spiff
+		if len(tmpl) > maxFuzzInput {
+			return
 		}
 		var v any
 		if json.Unmarshal(importJSON, &v) != nil {
 			return
 		}
 		b := fuzzBlueprint(t, "Spiff", tmpl)
-		_, _ = b.Render(RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
+		_, _ = fuzzRender(t, b, RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
 	})
 }
 
@@ -90,7 +113,19 @@ func fuzzBlueprint(t *testing.T, typ, tmpl string) *Blueprint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return b.WithContext(fuzzContext())
+}
+
+// fuzzRender renders and fails the input if rendering outlived its limits:
+// every loop, recursion and bomb must end in an error, not a hang.
+func fuzzRender(t *testing.T, b *Blueprint, in RenderInput) (*Rendered, error) {
+	t.Helper()
+	start := time.Now()
+	r, err := b.Render(in)
+	if d := time.Since(start); d > 4*fuzzLimits.Timeout {
+		t.Fatalf("rendering took %s, limits allow %s per execution", d, fuzzLimits.Timeout)
+	}
+	return r, err
 }
 
 // FuzzMapData: any data mapping over any import value evaluates or fails,
@@ -100,8 +135,11 @@ func FuzzMapData(f *testing.F) {
 	f.Add(`[(( a )), (( exports.a ))]`, []byte(`{"a": "x"}`))
 	f.Add(`{x: (( a + 1 )), y: (( a * 2.5 ))}`, []byte(`{"a": 3}`))
 	f.Add(`(( exec("id") ))`, []byte(`{}`))
+	f.Add(`(( |x|->_(x) ))`, []byte(`{}`))
+	f.Add(`(( ( |f|->f(f) )( |f|->f(f) ) ))`, []byte(`{}`))
+	f.Add(`(( env("HOME") ))`, []byte(`{}`))
 	f.Fuzz(func(t *testing.T, mapping string, valuesJSON []byte) {
-		if len(mapping) > maxFuzzInput || strings.Contains(mapping, "->") || strings.Contains(mapping, "lambda") {
+		if len(mapping) > maxFuzzInput {
 			return
 		}
 		var values map[string]any
