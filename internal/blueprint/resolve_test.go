@@ -73,7 +73,7 @@ func TestResolve_Errors(t *testing.T) {
 		"missing directory":   {src: Source{Dir: "testdata/nope"}, want: `"testdata/nope"`},
 		"resource without cd": {src: Source{ResourceName: "blueprint"}, want: "no component descriptor"},
 		"not a blueprint":     {src: Source{ResourceName: "not-a-blueprint"}, comp: ComponentSource{Dir: resolveArchive}, want: `type "ociImage"`},
-		"unknown resource":    {src: Source{ResourceName: "nope"}, comp: ComponentSource{Dir: resolveArchive}, want: "no resource matches"},
+		"unknown resource":    {src: Source{ResourceName: "nope"}, comp: ComponentSource{Dir: resolveArchive}, want: "has no resource matching map[name:nope]"},
 		"bad inline cd":       {src: Source{ResourceName: "x"}, comp: ComponentSource{Inline: "meta: {schemaVersion: v3}"}, want: "schema version"},
 		"both cd sources":     {src: Source{ResourceName: "x"}, comp: ComponentSource{Inline: "x", Dir: "y"}, want: "not both"},
 		"inline path escapes": {src: Source{Inline: map[string]string{"../blueprint.yaml": ""}}, want: "not a relative path"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -66,10 +67,11 @@ func newRegistry(m *registryModel) (*component.Registry, error) {
 	opts := ocireg.Options{}
 	var hosts []ocireg.HostCredential
 	if m != nil {
-		opts.CacheDir = m.CacheDir.ValueString()
+		opts.CacheDir = expandHome(m.CacheDir.ValueString())
 		for _, c := range m.Credentials {
 			hosts = append(hosts, ocireg.HostCredential{Host: c.Host.ValueString(), Username: c.Username.ValueString(),
-				Password: c.Password.ValueString(), IdentityToken: c.IdentityToken.ValueString(), DockerConfig: c.DockerConfig.ValueString()})
+				Password: c.Password.ValueString(), IdentityToken: c.IdentityToken.ValueString(),
+				DockerConfig: expandHome(c.DockerConfig.ValueString())})
 		}
 	}
 	if opts.CacheDir == "" {
@@ -137,6 +139,20 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// expandHome resolves a leading "~/" to the user's home directory, as
+// paths in provider blocks are usually written.
+func expandHome(p string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return filepath.Join(home, rest)
 }
 
 // registryUser gives a data source the provider's registry: embedded, it

@@ -60,7 +60,8 @@ func componentList(cd map[string]any, key string) []map[string]any {
 // SelectResources returns the resources of cd (or of c's descriptor when cd
 // is nil) whose identity matches sel, in descriptor order.
 func (c *Component) SelectResources(cd map[string]any, sel Selector) ([]map[string]any, error) {
-	if cd == nil {
+	own := cd == nil
+	if own {
 		if c == nil {
 			return nil, ErrNoComponent
 		}
@@ -71,6 +72,9 @@ func (c *Component) SelectResources(cd map[string]any, sel Selector) ([]map[stri
 		if sel.matches(identityOf(r)) {
 			out = append(out, r)
 		}
+	}
+	if len(out) == 0 && own {
+		return nil, fmt.Errorf("component %s:%s has no resource matching %v", c.Descriptor.Component.Name, c.Descriptor.Component.Version, map[string]string(sel))
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no resource matches %v", map[string]string(sel))

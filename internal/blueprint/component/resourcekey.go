@@ -32,7 +32,7 @@ func ParseResourceKey(key string) (name, version string, sel Selector, err error
 func (c *Component) Resource(sel Selector) (Resource, error) {
 	found, err := c.SelectResources(nil, sel)
 	if err != nil {
-		return Resource{}, fmt.Errorf("component %s:%s: %w", c.Descriptor.Component.Name, c.Descriptor.Component.Version, err)
+		return Resource{}, err
 	}
 	var res Resource
 	raw, err := json.Marshal(found[0])
