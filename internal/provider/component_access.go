@@ -102,6 +102,16 @@ func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChar
 	return fetchChart(ctx, c, component.Selector{"name": ref.ResourceName})
 }
 
+// OCIChart implements helm.Resources for chart.ref: the registry's
+// credentials and cache serve OCI charts too.
+func (a *componentAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
+	b, _, err := a.registry.Artifact(ctx, ref)
+	if err != nil {
+		return nil, registryFailure(fmt.Errorf("chart %s: %w", ref, err))
+	}
+	return b.Data, nil
+}
+
 func fetchChart(ctx context.Context, c *component.Component, sel component.Selector) ([]byte, error) {
 	res, err := c.Resource(sel)
 	if err != nil {

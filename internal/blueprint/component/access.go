@@ -129,19 +129,24 @@ func (c *Component) ownLayer(ctx context.Context, a remoteAccess) (Blob, string,
 	return Blob{}, "", fmt.Errorf("local blob %s is not a layer of the component's artifact %s@%s", ref, c.oci.repository, c.oci.digest)
 }
 
-// artifact reads an OCI artifact by reference: its one layer, or the
-// layer of a known media type (a Helm chart, a blueprint, a schema).
 func (c *Component) artifact(ctx context.Context, ref string) (Blob, string, error) {
 	if c.registry == nil {
 		return Blob{}, "", fmt.Errorf("artifact %s: no OCI registry access is configured", ref)
 	}
+	return c.registry.Artifact(ctx, ref)
+}
+
+// Artifact reads an OCI artifact by reference ("[oci://]host/repo:tag"
+// or "…@sha256:…"): its one layer, or the layer of a known media type (a
+// Helm chart, a blueprint, a schema). It also returns the manifest digest.
+func (r *Registry) Artifact(ctx context.Context, ref string) (Blob, string, error) {
 	ref = strings.TrimPrefix(ref, "oci://")
-	desc, err := c.registry.Client.Resolve(ctx, ref)
+	desc, err := r.Client.Resolve(ctx, ref)
 	if err != nil {
 		return Blob{}, "", err
 	}
 	repo := repositoryOf(ref)
-	m, err := c.registry.manifest(ctx, repo, desc)
+	m, err := r.manifest(ctx, repo, desc)
 	if err != nil {
 		return Blob{}, "", err
 	}
@@ -149,7 +154,7 @@ func (c *Component) artifact(ctx context.Context, ref string) (Blob, string, err
 	if err != nil {
 		return Blob{}, "", err
 	}
-	data, err := c.registry.Client.Fetch(ctx, repo, layer)
+	data, err := r.Client.Fetch(ctx, repo, layer)
 	return Blob{Data: data, MediaType: layer.MediaType}, desc.Digest.String(), err
 }
 

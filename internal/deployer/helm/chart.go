@@ -62,6 +62,8 @@ func chartBytes(ctx context.Context, c Chart, resources Resources) ([]byte, erro
 		return download(ctx, c.Archive.Remote.URL)
 	case c.HelmChartRepo != nil:
 		return fromRepo(ctx, *c.HelmChartRepo)
+	case resources != nil:
+		return resources.OCIChart(ctx, c.Ref)
 	default:
 		return fromOCI(c.Ref)
 	}

@@ -27,6 +27,9 @@ type Resources interface {
 	ByKey(ctx context.Context, key string) ([]byte, error)
 	// FromComponent returns the content of ref's resource.
 	FromComponent(ctx context.Context, ref RemoteChartReference) ([]byte, error)
+	// OCIChart returns the chart archive of an OCI chart reference
+	// (chart.ref), read with the provider's registry credentials.
+	OCIChart(ctx context.Context, ref string) ([]byte, error)
 }
 
 // WithResources lets the deployer read charts from component resources
