@@ -8,6 +8,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // Source says where a root blueprint comes from: exactly one of Dir
@@ -75,6 +76,9 @@ type ExportInput struct {
 	Targets     map[string]api.Target
 	Component   *Component
 	State       map[string]json.RawMessage
+	// Cluster gives export executions' getServiceAccountKubeconfig access
+	// to target clusters; nil makes that function an error.
+	Cluster template.ClusterAccess
 }
 
 // Exported are the exports of one installation, validated against the

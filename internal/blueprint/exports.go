@@ -42,6 +42,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		res, err := template.Run(template.Request{
 			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
 			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: b.context(),
+			Cluster: in.Cluster,
 		})
 		if err != nil {
 			return nil, terminal(ReasonTemplateFailed, err)

@@ -20,3 +20,7 @@ func TestRenderExports_Context(t *testing.T) { runGoldenSuite(t, "export-context
 // TestRender_DeployItemTargets: a deploy item's target index or key must
 // exist in the imported list or map when rendering, not only at apply.
 func TestRender_DeployItemTargets(t *testing.T) { runGoldenSuite(t, "deploy-item-targets") }
+
+// TestRender_ClusterFunctions: getOidcKubeconfig works everywhere; the
+// token functions need an export execution; Gardener's are unsupported.
+func TestRender_ClusterFunctions(t *testing.T) { runGoldenSuite(t, "cluster-functions") }

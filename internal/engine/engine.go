@@ -11,6 +11,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
@@ -49,6 +50,9 @@ type Engine struct {
 	// Grace is how long running deployer calls may go on after the
 	// caller's context ended (default DefaultGrace).
 	Grace time.Duration
+	// Clusters lets export executions reach target clusters
+	// (getServiceAccountKubeconfig); nil makes that an error.
+	Clusters template.ClusterAccess
 }
 
 // RootSpec is a root installation as the caller configures it.
@@ -130,7 +134,9 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if registry == nil {
 		registry = deployer.NewRegistry() // every type unknown: a terminal error per item, not a panic
 	}
-	return job.New(ctx, uuid.NewString(), registry, parallelism, backoff, grace, e.Log)
+	j := job.New(ctx, uuid.NewString(), registry, parallelism, backoff, grace, e.Log)
+	j.Clusters = e.Clusters
+	return j
 }
 
 func validateSpec(spec RootSpec) error {

@@ -40,7 +40,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	return &providerData{
 		version:    version,
 		host:       &hostCluster{settings: host},
-		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}},
+		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool},
 		components: components,
 		security:   &security{pool: pool, limits: sec.limits},
 	}

@@ -12,16 +12,14 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 )
 
-// componentArg is the component context the look-up functions answer from.
-type componentArg = *component.Component
-
 // lookupFunc is a template function over plain Go values, adapted below to
 // GoTemplate's and Spiff's calling conventions so both behave the same.
 type lookupFunc func(args []any) (any, error)
 
 // sharedLookups are Landscaper's component (and cluster) functions, shared
 // by both engines.
-func sharedLookups(c componentArg) map[string]lookupFunc {
+func sharedLookups(req Request) map[string]lookupFunc {
+	c := req.Component
 	lookups := map[string]lookupFunc{
 		"getResource": func(args []any) (any, error) {
 			cd, sel, err := selectorArgs("getResource", args)
@@ -94,8 +92,8 @@ func sharedLookups(c componentArg) map[string]lookupFunc {
 			return content, nil
 		},
 	}
-	for _, name := range clusterFunctions {
-		lookups[name] = unsupportedFunction(name)
+	for name, fn := range clusterLookups(req) {
+		lookups[name] = fn
 	}
 	return lookups
 }
@@ -143,17 +141,17 @@ func referenceArg(fn string, args []any) (string, error) {
 }
 
 // componentFuncs adapts the look-ups to GoTemplate functions.
-func componentFuncs(c componentArg) map[string]any {
+func componentFuncs(req Request) map[string]any {
 	out := map[string]any{}
-	for name, fn := range sharedLookups(c) {
+	for name, fn := range sharedLookups(req) {
 		out[name] = func(args ...any) (any, error) { return fn(args) }
 	}
 	return out
 }
 
 // registerSpiffFuncs adds the look-ups and the OCI functions to Spiff.
-func registerSpiffFuncs(functions spiffing.Functions, c componentArg) {
-	lookups := sharedLookups(c)
+func registerSpiffFuncs(functions spiffing.Functions, req Request) {
+	lookups := sharedLookups(req)
 	lookups["parseOCIRef"] = func(args []any) (any, error) {
 		ref, err := stringArg("parseOCIRef", args)
 		if err != nil {

@@ -56,6 +56,9 @@ type Request struct {
 	// Context is the request's context: cancelling it stops the execution.
 	// Nil means context.Background().
 	Context context.Context
+	// Cluster lets getServiceAccountKubeconfig reach a target's cluster;
+	// nil (plan-time renders) makes it an error (see clusterfuncs.go).
+	Cluster ClusterAccess
 	// Limits bound the execution; zero means the limits Context carries
 	// (WithLimits), or DefaultLimits.
 	Limits Limits

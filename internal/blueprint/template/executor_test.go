@@ -107,12 +107,12 @@ func TestClusterFunctions_ParseButFail(t *testing.T) {
 		t.Fatalf("unused call: %v", err)
 	}
 	for _, typ := range []string{TypeGoTemplate, TypeSpiff} {
-		tmpl := `x: {{ getOidcKubeconfig "a" "b" .t }}`
+		tmpl := `x: {{ getShootAdminKubeconfig "a" "b" 1 .t }}`
 		if typ == TypeSpiff {
-			tmpl = `x: (( getOidcKubeconfig("a", "b", "t") ))`
+			tmpl = `x: (( getShootAdminKubeconfig("a", "b", 1, "t") ))`
 		}
 		_, err := Run(Request{Kind: "deploy execution", Execution: inline(typ, tmpl)})
-		if err == nil || !strings.Contains(err.Error(), "getOidcKubeconfig: needs cluster access") {
+		if err == nil || !strings.Contains(err.Error(), "getShootAdminKubeconfig: needs Gardener's shoot API") {
 			t.Errorf("%s: got %v", typ, err)
 		}
 	}

@@ -97,7 +97,7 @@ func (r *goTemplateRun) baseFuncs() gotmpl.FuncMap {
 		parts, err := ParseOCIRef(ref)
 		return parts[1], err
 	}
-	for k, v := range componentFuncs(r.req.Component) {
+	for k, v := range componentFuncs(r.req) {
 		fm[k] = v
 	}
 	return fm

@@ -137,7 +137,7 @@ func (c *parentConn) send(m sandboxMsg) error { return c.enc.Encode(m) }
 // the parent.
 func (c *parentConn) lookups() map[string]lookupFunc {
 	out := map[string]lookupFunc{}
-	for name := range sharedLookups(nil) {
+	for name := range sharedLookups(Request{}) {
 		out[name] = func(args []any) (any, error) {
 			data, err := json.Marshal(args)
 			if err != nil {

@@ -44,7 +44,7 @@ func (Spiff) Execute(req Request) (Result, error) {
 			return Result{}, req.errorf("%w", err)
 		}
 	}
-	out, err := runSandboxed(req.Context, job, sharedLookups(req.Component))
+	out, err := runSandboxed(req.Context, job, sharedLookups(req))
 	if err != nil {
 		return Result{}, req.errorf("%w", err)
 	}
@@ -107,7 +107,7 @@ func cascade(job spiffJob, files vfs.FileSystem, values map[string]any, lookups 
 // filesystem, Landscaper's functions and values.
 func newSpiff(files vfs.FileSystem, lookups map[string]lookupFunc, values map[string]any) (spiffing.Spiff, error) {
 	functions := spiffing.NewFunctions()
-	registerSpiffFuncs(functions, nil)
+	registerSpiffFuncs(functions, Request{})
 	for name, fn := range lookups {
 		functions.RegisterFunction(name, spiffFunc(fn))
 	}

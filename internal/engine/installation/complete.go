@@ -24,6 +24,7 @@ func (r *run) completing(context.Context) error {
 		Targets:     map[string]api.Target{},
 		Component:   r.spec.Component,
 		State:       r.node.State,
+		Cluster:     r.j.Clusters,
 	}
 	if r.node.Execution != nil {
 		for _, it := range r.node.Execution.DeployItems {

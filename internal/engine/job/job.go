@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
@@ -35,6 +36,8 @@ type Job struct {
 	// wait of a call whose own timeout ended it.
 	Grace time.Duration
 	Log   Logger
+	// Clusters is handed to export executions (see template.ClusterAccess).
+	Clusters template.ClusterAccess
 
 	interrupt   context.Context
 	slots       chan struct{}
