@@ -6,6 +6,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/jsonschema"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // constructImports validates the given imports against the blueprint's
@@ -28,7 +29,10 @@ func (b *Blueprint) importLevel(defs []ImportDefinition, in Imports, comp *Compo
 	for _, d := range defs {
 		present, err := b.importOne(d, in, comp, out, warnings)
 		if err != nil {
-			return err
+			if failure.Reason(err) == ReasonInvalidBlueprint {
+				return err // the declaration is wrong, not the value
+			}
+			return NewInputError(InputImport, d.Name, err)
 		}
 		if present && len(d.Imports) > 0 {
 			if err := b.importLevel(d.Imports, in, comp, out, warnings); err != nil {
@@ -103,7 +107,7 @@ func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, o
 	if !found {
 		if d.IsRequired() {
 			return false, terminal(ReasonImportNotSatisfied,
-				fmt.Errorf("import %q of type %s: %w", d.Name, d.Type, ErrImportNotSatisfied))
+				fmt.Errorf("import %q of type %s: required import not satisfied", d.Name, d.Type))
 		}
 		return false, nil
 	}

@@ -125,8 +125,8 @@ func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Co
 				}
 			}
 			if len(msgs) > 0 {
-				return terminal(ReasonImportValidationFailed,
-					fmt.Errorf("import execution %q rejected the imports: %s", ex.Name, strings.Join(msgs, "; ")))
+				return NewInputError(InputImport, "", terminal(ReasonImportValidationFailed,
+					fmt.Errorf("import execution %q rejected the imports: %s", ex.Name, strings.Join(msgs, "; "))))
 			}
 		}
 	}

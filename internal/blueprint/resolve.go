@@ -23,7 +23,7 @@ const (
 func Resolve(src Source, comp ComponentSource) (*Blueprint, *Component, error) {
 	c, err := loadComponent(comp)
 	if err != nil {
-		return nil, nil, terminal(ReasonInvalidBlueprint, err)
+		return nil, nil, NewInputError(InputComponent, "", terminal(ReasonInvalidBlueprint, err))
 	}
 	set := 0
 	for _, ok := range []bool{src.Dir != "", len(src.Inline) > 0, src.ResourceName != ""} {

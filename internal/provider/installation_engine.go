@@ -84,11 +84,7 @@ func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*bluepr
 	}
 	bp, component, err := blueprint.Resolve(src, comp)
 	if err != nil {
-		p := path.Root("blueprint")
-		if strings.Contains(err.Error(), "component descriptor") {
-			p = path.Root("component_descriptor")
-		}
-		return nil, nil, attrErr(p, err)
+		return nil, nil, attrErr(inputPath(err, blueprint.Imports{}), err)
 	}
 	componentsFrom(ctx).remember(component)
 	return bp, component, nil
@@ -107,12 +103,14 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	if err != nil {
 		if prev != nil {
 			// Keep what is deployed recorded as it was.
-			return outcomeOf(prev), err
+			out, encErr := outcomeOf(prev, prevBytes)
+			return out, errors.Join(err, encErr)
 		}
 		return nil, err
 	}
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
-	out = outcomeOf(snap)
+	out, encErr := outcomeOf(snap, prevBytes)
+	jobErr = errors.Join(jobErr, encErr)
 	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
 	}
@@ -141,7 +139,8 @@ func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUnin
 	if err == nil {
 		err = fmt.Errorf("installation %s ended in phase %s", prev.Root.Path, snap.RootPhase())
 	}
-	return outcomeOf(snap), failureReport(snap, err)
+	out, encErr := outcomeOf(snap, snapBytes)
+	return out, errors.Join(failureReport(snap, err), encErr)
 }
 
 // drift returns the drifted deploy items by "<installation>/<name>". The
@@ -182,11 +181,14 @@ func decodeSnapshot(b []byte) (*engine.Snapshot, error) {
 	return s, nil
 }
 
-// outcomeOf converts a snapshot into attribute values.
-func outcomeOf(s *engine.Snapshot) *installationOutcome {
+// outcomeOf converts a snapshot into attribute values. When the snapshot
+// cannot be encoded the outcome keeps prevBytes, the private state the job
+// started from, and the error says so: an unreadable snapshot would make
+// every later update and destroy fail.
+func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, error) {
 	b, err := snapshot.Marshal(s)
 	if err != nil {
-		b = []byte("{}")
+		b, err = prevBytes, fmt.Errorf("the engine snapshot of this job could not be recorded, private state keeps the previous one: %w", err)
 	}
 	out := &installationOutcome{
 		snapshot: b, phase: string(s.RootPhase()), jobID: s.JobID(), jobIDFinished: s.JobIDFinished(),
@@ -212,7 +214,7 @@ func outcomeOf(s *engine.Snapshot) *installationOutcome {
 		}
 	}
 	sortRows(out.items)
-	return out
+	return out, err
 }
 
 func orEmptyList(l []string) []string {

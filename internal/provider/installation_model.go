@@ -69,23 +69,6 @@ type objectRefModel struct {
 	Key       types.String `tfsdk:"key"`
 }
 
-// inputError is a problem with one attribute of the configuration; the
-// resource turns it into a diagnostic on that attribute.
-type inputError struct {
-	Path path.Path
-	Err  error
-}
-
-func (e *inputError) Error() string { return e.Err.Error() }
-func (e *inputError) Unwrap() error { return e.Err }
-
-func attrErr(p path.Path, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &inputError{Path: p, Err: err}
-}
-
 // asObject decodes a nested attribute; false when it is null or unknown.
 func asObject(ctx context.Context, o types.Object, target any, p path.Path) (bool, error) {
 	if o.IsNull() {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
@@ -123,12 +124,8 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 	if err != nil {
 		diags.AddWarning("Engine Snapshot Unreadable", err.Error())
 	}
-	p, err := engine.Render(spec, prev)
-	for _, w := range p.Warnings {
-		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
-	}
-	if err != nil {
-		diags.AddAttributeError(renderErrorPath(err), "Invalid Installation", scrubError(ctx, err).Error())
+	tree, rows := renderTree(ctx, spec, prev, diags)
+	if tree == nil {
 		return plannedItems{}
 	}
 	digest, err := blueprintDigest(spec.Blueprint, spec.Component)
@@ -136,30 +133,65 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 		addError(diags, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}
 	}
-	out := plannedItems{known: true, digest: digest}
-	for _, u := range p.Unknown {
+	out := plannedItems{known: true, digest: digest, rows: rows}
+	for _, u := range tree.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}
-	rows := make([]deployItemRow, 0, len(p.Items))
-	for _, it := range p.Items {
-		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn),
-			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash})
-	}
-	sortRows(rows)
-	out.rows = rows
 	return out
 }
 
-// renderErrorPath points a render error at the attribute the user most
-// likely has to change.
-func renderErrorPath(err error) path.Path {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "importDataMappings"):
+// renderTree renders the tree at plan time for the resource's ModifyPlan
+// and the landscaper_rendered_installation data source alike: blueprint
+// warnings, a render error on the attribute whose input it names, and one
+// row per rendered deploy item (planned phase Succeeded, config included),
+// sorted. The tree is nil when rendering failed.
+func renderTree(ctx context.Context, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
+	tree, err := engine.Render(spec, prev)
+	for _, w := range tree.Warnings {
+		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
+	}
+	if err != nil {
+		diags.AddAttributeError(inputPath(err, spec.Imports), "Invalid Installation", scrubError(ctx, err).Error())
+		return nil, nil
+	}
+	rows := make([]deployItemRow, 0, len(tree.Items))
+	for _, it := range tree.Items {
+		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
+			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn),
+			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash, Config: string(it.Config)})
+	}
+	sortRows(rows)
+	return tree, rows
+}
+
+// inputPath is the attribute of the input a blueprint or engine error
+// names (blueprint.InputOf); imports tells which imports attribute holds
+// an import of that name.
+func inputPath(err error, imports blueprint.Imports) path.Path {
+	in, _ := blueprint.InputOf(err)
+	switch in.Input {
+	case blueprint.InputImport:
+		p := path.Root("imports")
+		_, target := imports.Targets[in.Name]
+		_, list := imports.TargetLists[in.Name]
+		_, tmap := imports.TargetMaps[in.Name]
+		switch {
+		case in.Name == "":
+			return p
+		case target:
+			return p.AtName("targets").AtMapKey(in.Name)
+		case list:
+			return p.AtName("target_lists").AtMapKey(in.Name)
+		case tmap:
+			return p.AtName("target_maps").AtMapKey(in.Name)
+		}
+		return p.AtName("data")
+	case blueprint.InputImportDataMapping:
 		return path.Root("import_data_mappings")
-	case strings.Contains(msg, "import "), strings.Contains(msg, "imports"):
-		return path.Root("imports")
+	case blueprint.InputExportDataMapping:
+		return path.Root("export_data_mappings")
+	case blueprint.InputComponent:
+		return path.Root("component_descriptor")
 	}
 	return path.Root("blueprint")
 }

@@ -2,11 +2,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 )
@@ -149,20 +147,4 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
 	}
 	addError(&resp.Diagnostics, "Delete Failed", err)
-}
-
-// addError turns an engine or input error into a diagnostic, on the
-// attribute it concerns when there is one.
-func addError(diags interface {
-	AddError(string, string)
-	AddAttributeError(path.Path, string, string)
-}, summary string, err error) {
-	if err == nil {
-		err = fmt.Errorf("unknown error")
-	}
-	if ie, ok := asInputError(err); ok {
-		diags.AddAttributeError(ie.Path, summary, ie.Err.Error())
-		return
-	}
-	diags.AddError(summary, err.Error())
 }

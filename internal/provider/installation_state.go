@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -54,7 +53,8 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	m.Phase = types.StringValue(o.phase)
 	m.JobID = types.StringValue(o.jobID)
 	m.JobIDFinished = types.StringValue(o.jobIDFinished)
-	public, secret := splitExports(ctx, o.exports, m.SensitiveExports)
+	public, secret, d := splitExports(ctx, o.exports, m.SensitiveExports)
+	diags.Append(d...)
 	exports, err := dynamicValue(public)
 	if err != nil {
 		diags.AddError("Cannot Record Exports", err.Error())
@@ -73,11 +73,13 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 }
 
 // splitExports separates the exports named in sensitive_exports.
-func splitExports(ctx context.Context, exports map[string]any, names types.Set) (public, secret map[string]any) {
+func splitExports(ctx context.Context, exports map[string]any, names types.Set) (public, secret map[string]any, diags diag.Diagnostics) {
 	public, secret = map[string]any{}, map[string]any{}
 	var sensitive []string
 	if !names.IsNull() && !names.IsUnknown() {
-		_ = names.ElementsAs(ctx, &sensitive, false)
+		if diags = names.ElementsAs(ctx, &sensitive, false); diags.HasError() {
+			return public, exports, diags // unsure which are secret: treat all as secret
+		}
 	}
 	for k, v := range exports {
 		if slices.Contains(sensitive, k) {
@@ -86,7 +88,7 @@ func splitExports(ctx context.Context, exports map[string]any, names types.Set) 
 			public[k] = v
 		}
 	}
-	return public, secret
+	return public, secret, diags
 }
 
 func orEmptyStrings(m map[string]string) map[string]string {
@@ -174,11 +176,4 @@ func stateRows(ctx context.Context, l types.List) ([]deployItemRow, bool) {
 		})
 	}
 	return rows, true
-}
-
-// asInputError finds the attribute an error is about, if any.
-func asInputError(err error) (*inputError, bool) {
-	var ie *inputError
-	ok := errors.As(err, &ie)
-	return ie, ok
 }

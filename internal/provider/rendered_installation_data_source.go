@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
 var _ datasource.DataSourceWithValidateConfig = (*renderedInstallationDataSource)(nil)
@@ -145,31 +143,19 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 		addError(&resp.Diagnostics, "Invalid Installation", scrubError(ctx, err))
 		return
 	}
-	plan, err := engine.Render(spec, nil)
-	for _, w := range plan.Warnings {
-		resp.Diagnostics.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
-	}
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(renderErrorPath(err), "Invalid Installation", scrubError(ctx, err).Error())
+	tree, rows := renderTree(ctx, spec, nil, &resp.Diagnostics)
+	if tree == nil {
 		return
 	}
-
-	rows := make([]deployItemRow, 0, len(plan.Items))
-	for _, it := range plan.Items {
-		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn), ConfigHash: it.ConfigHash,
-			Config: string(it.Config)})
-	}
-	sortRows(rows)
 	m.DeployItems = renderedItemList(rows, &resp.Diagnostics)
-	pending := make([]map[string]attr.Value, 0, len(plan.Unknown))
-	for _, u := range plan.Unknown {
+	pending := make([]map[string]attr.Value, 0, len(tree.Unknown))
+	for _, u := range tree.Unknown {
 		pending = append(pending, map[string]attr.Value{
 			"installation": types.StringValue(u.Path), "reason": types.StringValue(u.Reason),
 		})
 	}
 	m.SubinstallationsPending = objectList(pendingInstallationAttrTypes, pending, &resp.Diagnostics)
-	m.Warnings = stringList(plan.Warnings, &resp.Diagnostics)
+	m.Warnings = stringList(tree.Warnings, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -86,7 +86,7 @@ func (r *targetResource) ValidateConfig(ctx context.Context, req resource.Valida
 		return
 	}
 	if _, err := targetConfig(m); err != nil {
-		resp.Diagnostics.AddAttributeError(err.attr, "Invalid Target Configuration", err.msg)
+		addError(&resp.Diagnostics, "Invalid Target Configuration", err)
 	}
 }
 
@@ -171,23 +171,18 @@ func buildTarget(m targetModel) (string, bool) {
 	return string(b), true
 }
 
-type attrError struct {
-	attr path.Path
-	msg  string
-}
-
 // targetConfig turns kubeconfig or config into the Target's spec.config.
 // Unknown values pass: they are checked again at apply.
-func targetConfig(m targetModel) (json.RawMessage, *attrError) {
+func targetConfig(m targetModel) (json.RawMessage, error) {
 	switch {
 	case !m.Kubeconfig.IsNull() && !m.Kubeconfig.IsUnknown():
 		if t := m.Type.ValueString(); t != "" && t != api.KubernetesClusterTargetType {
-			return nil, &attrError{path.Root("kubeconfig"), fmt.Sprintf(
-				"kubeconfig is only valid for targets of type %q; use config for type %q", api.KubernetesClusterTargetType, t)}
+			return nil, attrMsg(path.Root("kubeconfig"), fmt.Sprintf(
+				"kubeconfig is only valid for targets of type %q; use config for type %q", api.KubernetesClusterTargetType, t))
 		}
 		if _, err := clientcmd.Load([]byte(m.Kubeconfig.ValueString())); err != nil {
 			// YAML errors may quote the offending line or map: a token.
-			return nil, &attrError{path.Root("kubeconfig"), "kubeconfig is not a valid kubeconfig: " + redact.Kubeconfig(err, m.Kubeconfig.ValueString())}
+			return nil, attrMsg(path.Root("kubeconfig"), "kubeconfig is not a valid kubeconfig: "+redact.Kubeconfig(err, m.Kubeconfig.ValueString()))
 		}
 		b, _ := json.Marshal(api.KubernetesClusterConfig{Kubeconfig: m.Kubeconfig.ValueString()})
 		return b, nil
@@ -200,10 +195,10 @@ func targetConfig(m targetModel) (json.RawMessage, *attrError) {
 			if errors.As(err, &se) {
 				where = fmt.Sprintf(" (syntax error at byte %d)", se.Offset)
 			}
-			return nil, &attrError{path.Root("config"), "config must be a JSON document (use jsonencode)" + where}
+			return nil, attrMsg(path.Root("config"), "config must be a JSON document (use jsonencode)"+where)
 		}
 		if _, isObject := v.(map[string]any); !isObject {
-			return nil, &attrError{path.Root("config"), "config must be a JSON object"}
+			return nil, attrMsg(path.Root("config"), "config must be a JSON object")
 		}
 		b, _ := json.Marshal(v) // canonical form: sorted keys, no spacing
 		return b, nil

@@ -38,11 +38,21 @@ type subSpec struct {
 // render maps the imports, renders the blueprint with the execution state
 // of the previous job, orders the subinstallations by data flow (a cycle
 // is an error here, before anything of them is deployed) and loads their
-// blueprints.
+// blueprints. Its errors say which input is at fault (blueprint.InputOf);
+// a subinstallation's inputs are what its parent's blueprint wired, so
+// every error of a subinstallation is the blueprint's.
 func render(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
+	rd, err := renderOne(spec, imports, state)
+	if err != nil && spec.Source != nil {
+		err = blueprint.NewInputError(blueprint.InputBlueprint, "", err)
+	}
+	return rd, err
+}
+
+func renderOne(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
 	imports, err := mapImports(imports, spec.ImportDataMappings)
 	if err != nil {
-		return nil, fmt.Errorf("importDataMappings: %w", err)
+		return nil, blueprint.NewInputError(blueprint.InputImportDataMapping, "", fmt.Errorf("importDataMappings: %w", err))
 	}
 	rendered, err := spec.Blueprint.Render(blueprint.RenderInput{Imports: imports, Component: spec.Component, State: state})
 	if err != nil {
