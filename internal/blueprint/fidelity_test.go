@@ -24,3 +24,7 @@ func TestRender_DeployItemTargets(t *testing.T) { runGoldenSuite(t, "deploy-item
 // TestRender_ClusterFunctions: getOidcKubeconfig works everywhere; the
 // token functions need an export execution; Gardener's are unsupported.
 func TestRender_ClusterFunctions(t *testing.T) { runGoldenSuite(t, "cluster-functions") }
+
+// TestRender_Unsupported: what stays unsupported fails with a message
+// naming the execution or subinstallation and the feature.
+func TestRender_Unsupported(t *testing.T) { runGoldenSuite(t, "unsupported") }

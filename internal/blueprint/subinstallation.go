@@ -47,6 +47,9 @@ func (b *Blueprint) staticSubinstallations() ([]api.SubinstallationTemplate, []s
 		if err := json.Unmarshal(jsonData, &doc); err != nil {
 			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %s: %w", i, s.File, err))
 		}
+		if err := unsupportedImports(generic); err != nil {
+			return nil, nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallations[%d]: %s: %w", i, s.File, err))
+		}
 		for _, w := range unknownFields(generic, reflect.TypeOf(doc), "") {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", s.File, w))
 		}
@@ -73,10 +76,32 @@ func decodeSubinstallations(ex template.Execution, raw any) ([]api.Subinstallati
 		if err := remarshal(elem, &doc); err != nil {
 			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations[%d]: %w", ex.Name, i, err))
 		}
+		if err := unsupportedImports(elem); err != nil {
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations[%d]: %w", ex.Name, i, err))
+		}
 		for _, w := range unknownFields(elem, reflect.TypeOf(doc), fmt.Sprintf("subinstallations[%d]", i)) {
 			warnings = append(warnings, fmt.Sprintf("subinstallation execution %q: %s", ex.Name, w))
 		}
 		out = append(out, doc.SubinstallationTemplate)
 	}
 	return out, warnings, nil
+}
+
+// unsupportedImports rejects data imports of an installation template that
+// read a Secret or ConfigMap: Landscaper reads them from its resource
+// cluster, which a subinstallation here has no access to.
+func unsupportedImports(doc any) error {
+	m, _ := doc.(map[string]any)
+	imports, _ := m["imports"].(map[string]any)
+	data, _ := imports["data"].([]any)
+	for j, d := range data {
+		entry, _ := d.(map[string]any)
+		for _, field := range []string{"secretRef", "configMapRef"} {
+			if _, ok := entry[field]; ok {
+				return fmt.Errorf("imports.data[%d].%s is not supported in installation templates; "+
+					"import the value in the root installation (imports.secrets / imports.config_maps) and pass it down with a dataRef", j, field)
+			}
+		}
+	}
+	return nil
 }
