@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/componenttest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/ociregistry"
+)
+
+// Wrong credentials, a missing component version, a missing resource and
+// a digest mismatch each fail the plan naming the component version (and
+// the resource). Reading the component comes first, so these plans need
+// no cluster and no imports.
+func TestAccInstallation_componentRegistryErrors(t *testing.T) {
+	reg := ociregistry.Start(t, ociregistry.Options{User: "ci", Password: "s3cret"})
+	l := &ociLandscape{t: t, host: reg.Host(), push: componenttest.Remote("ci", "s3cret")}
+	l.pushAll("only")
+	cache := t.TempDir()
+	good := providerRegistryHCL(cache, reg.Host(), "ci", "s3cret")
+	installation := func(version, blueprint string) string {
+		return fmt.Sprintf(`
+resource "landscaper_installation" "app" {
+  name = "app"
+  component_descriptor = {
+    ref = {
+      repository_context = { type = "ociRegistry", base_url = %q }
+      component_name     = "example.com/app"
+      version            = %q
+    }
+  }
+  blueprint = { ref = { resource_name = %q } }
+}
+`, l.host+"/landscape", version, blueprint)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{
+			{
+				Config:      providerRegistryHCL(cache, reg.Host(), "ci", "wrong") + installation("1.0.0", "blueprint"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0[\s\S]*access\s+denied`),
+			},
+			{
+				Config:      good + installation("9.9.9", "blueprint"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:9\.9\.9[\s\S]*not\s+found`),
+			},
+			{
+				Config:      good + installation("1.0.0", "nope"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0\s+has\s+no\s+resource\s+matching\s+map\[name:nope\]`),
+			},
+			{
+				Config:      good + installation("1.0.0", "tampered-blueprint"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0\s+resource\s+"tampered-blueprint":\s+digest\s+mismatch`),
+			},
+		},
+	})
+}
