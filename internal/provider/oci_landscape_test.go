@@ -146,4 +146,3 @@ provider "landscaper" {
 }
 `, cacheDir, host, user, password)
 }
-
