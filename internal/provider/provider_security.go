@@ -197,7 +197,32 @@ func (s *security) trustSnapshot(snap *engine.Snapshot) {
 	}
 }
 
+// exportedAnnotation marks the targets an installation exports
+// (target_exports) whose kubeconfig a blueprint wrote or changed: passing
+// one on to another installation's imports.targets does not make it the
+// user's. A target passed through unchanged is not marked.
+const exportedAnnotation = "landscaper-terraform.io/exported-by-blueprint"
+
+// markExported returns t annotated as exported by a blueprint.
+func markExported(t api.Target) api.Target {
+	annotations := make(map[string]string, len(t.Metadata.Annotations)+1)
+	for k, v := range t.Metadata.Annotations {
+		annotations[k] = v
+	}
+	annotations[exportedAnnotation] = "true"
+	t.Metadata.Annotations = annotations
+	return t
+}
+
 func (s *security) trustTarget(t api.Target) {
+	if t.Metadata.Annotations[exportedAnnotation] != "" {
+		// Not the user's: checked by the pool; still scrubbed.
+		var cfg api.KubernetesClusterConfig
+		if json.Unmarshal(t.Spec.Config, &cfg) == nil {
+			s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
+		}
+		return
+	}
 	if t.Spec.Type != api.KubernetesClusterTargetType {
 		var v any
 		_ = json.Unmarshal(t.Spec.Config, &v)
@@ -227,7 +252,8 @@ func scrubError(ctx context.Context, err error) error {
 	return scrubbedError{msg: sec.secrets.String(err.Error()), err: err}
 }
 
-// scrubOutcome masks secrets in the last errors that go into state.
+// scrubOutcome masks secrets in the last errors that go into state and
+// marks exported targets whose kubeconfig is not the user's.
 func scrubOutcome(ctx context.Context, o *installationOutcome) {
 	if o == nil {
 		return
@@ -236,6 +262,24 @@ func scrubOutcome(ctx context.Context, o *installationOutcome) {
 	for i := range o.items {
 		o.items[i].LastError = sec.secrets.String(o.items[i].LastError)
 	}
+	for name, raw := range o.targetExports {
+		var t api.Target
+		if json.Unmarshal([]byte(raw), &t) != nil || sec.userKubeconfig(t) {
+			continue
+		}
+		if b, err := json.Marshal(markExported(t)); err == nil {
+			o.targetExports[name] = string(b)
+		}
+	}
+}
+
+// userKubeconfig says whether t's kubeconfig is one the user gave.
+func (s *security) userKubeconfig(t api.Target) bool {
+	var cfg api.KubernetesClusterConfig
+	if s.pool == nil || t.Spec.Type != api.KubernetesClusterTargetType || json.Unmarshal(t.Spec.Config, &cfg) != nil {
+		return false
+	}
+	return s.pool.Trusted(cfg.Kubeconfig)
 }
 
 // scrubbedError keeps the cause for errors.Is/As while its message is

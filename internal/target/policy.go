@@ -28,6 +28,13 @@ func (p *Pool) Trust(kubeconfig string) {
 	p.trusted[sha256.Sum256([]byte(kubeconfig))] = true
 }
 
+// Trusted says whether the kubeconfig was marked with Trust.
+func (p *Pool) Trusted(kubeconfig string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.trusted[sha256.Sum256([]byte(kubeconfig))]
+}
+
 // WithUntrustedCredentials lets kubeconfigs that did not come from the
 // user's configuration use exec, auth providers, files and proxies (the
 // provider's allow_exec_in_blueprint_targets).
