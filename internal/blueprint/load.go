@@ -86,7 +86,7 @@ func Parse(data []byte) (b *Blueprint, err error) {
 	}
 	jsonData, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not valid YAML: %w", File, err)
+		return nil, fmt.Errorf("%s: not valid YAML: %s", File, template.YAMLErrorWithoutValues(err))
 	}
 	var generic any
 	if err := json.Unmarshal(jsonData, &generic); err != nil {

@@ -117,3 +117,25 @@ func TestClusterFunctions_ParseButFail(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTemplate_YAMLErrorsQuoteNoValues proves a rendered output that is
+// not YAML is reported with its line and rule, not its content.
+func TestGoTemplate_YAMLErrorsQuoteNoValues(t *testing.T) {
+	for _, tmpl := range []string{
+		"a: 1\n{{ .imports.secret }}: [x\n",
+		"{ {{ .imports.secret }}: 1 }: x\n",
+		"x: @{{ .imports.secret }}\n",
+	} {
+		_, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeGoTemplate, tmpl),
+			Values: map[string]any{"imports": map[string]any{"secret": "s3cr3t-v4lue"}}})
+		if err == nil {
+			t.Fatalf("%q rendered", tmpl)
+		}
+		if strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("error quotes the value: %v", err)
+		}
+		if !strings.Contains(err.Error(), "not a YAML object") {
+			t.Errorf("error does not say what is wrong: %v", err)
+		}
+	}
+}

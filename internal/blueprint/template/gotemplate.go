@@ -62,7 +62,7 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 	}
 	doc := map[string]any{}
 	if err := yaml.Unmarshal(out, &doc); err != nil {
-		return Result{}, req.errorf("rendered output is not a YAML object: %w", err)
+		return Result{}, req.errorf("rendered output is not a YAML object: %s", YAMLErrorWithoutValues(err))
 	}
 	res.Output = doc
 	if s, ok := doc["state"]; ok && s != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -52,4 +53,23 @@ func expandedNodes(n *yaml.Node, memo map[*yaml.Node]int64, limit int64) int64 {
 	}
 	memo[n] = size
 	return size
+}
+
+// YAMLErrorWithoutValues returns err's message cut before the first value
+// it quotes: YAML and YAML-to-JSON errors print offending keys, maps and
+// scalars ("invalid map key: map[…]{…}", "found character that cannot
+// start any token: '…'"), and rendered output may hold imported secrets.
+// The line number and the rule stay.
+func YAMLErrorWithoutValues(err error) string {
+	msg := err.Error()
+	cut := len(msg)
+	for _, marker := range []string{"map[", `"`, "'", "`", "{"} {
+		if i := strings.Index(msg, marker); i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	if cut == len(msg) {
+		return msg
+	}
+	return strings.TrimRight(msg[:cut], " :") + " (value not shown)"
 }
