@@ -165,12 +165,12 @@ resource "landscaper_target" "token" {
     apiVersion: v1
     kind: Config
     clusters: [{name: c, cluster: {server: %q, insecure-skip-tls-verify: true}}]
-    users: [{name: u, user: {token: %q}}]
+    users: [{name: u, user: {token: "${var.secret}"}}]
     contexts: [{name: c, context: {cluster: c, user: u}}]
     current-context: c
   EOT
 }
-`, localcluster.RESTConfig(t).Host, canary)
+`, localcluster.RESTConfig(t).Host)
 
 	steps := []struct {
 		name, config, want string
@@ -178,12 +178,14 @@ resource "landscaper_target" "token" {
 	}{
 		{"sensitive variable violates the import schema", provider + e.targetHCL +
 			installation("variable", dataImports(", password = var.secret")), "violates pattern", []string{"plan"}},
-		{"kubeconfig with the canary token is not YAML", provider + fmt.Sprintf(`
+		// The CLI prints the configuration line of a failing attribute, so
+		// secrets come from sensitive variables, as they would in real use.
+		{"kubeconfig with the canary token is not YAML", provider + `
 resource "landscaper_target" "broken" {
   name       = "broken"
-  kubeconfig = "users: [{name: u, user: {token: %s}}, {{bad: %s}}: x]"
+  kubeconfig = "users: [{name: u, user: {token: ${var.secret}}}, {{bad: ${var.secret}}}: x]"
 }
-`, canary, canary), "not a valid kubeconfig", []string{"plan"}},
+`, "not a valid kubeconfig", []string{"plan"}},
 		{"Secret import violates the import schema", provider + e.targetHCL + installation("secret", fmt.Sprintf(`{
     targets = { cluster = landscaper_target.cluster.target }
     data    = { namespace = %q }
@@ -194,7 +196,7 @@ resource "landscaper_target" "broken" {
     data    = { namespace = %q, password = "123" }
   }`, e.namespace)), "Installation Failed", []string{"apply", "-auto-approve"}},
 		{"chart URL with the canary as password and query", provider + e.targetHCL + installation("chart",
-			dataImports(fmt.Sprintf(`, chartURL = "http://user:%[1]s@127.0.0.1:1/chart.tgz?token=%[1]s"`, canary))),
+			dataImports(`, chartURL = "http://user:${var.secret}@127.0.0.1:1/chart.tgz?token=${var.secret}"`)),
 			"Installation Failed", []string{"apply", "-auto-approve"}},
 	}
 	for _, s := range steps {
