@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"strconv"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
@@ -89,8 +90,8 @@ func Run(req Request) (Result, error) {
 	case TypeSpiff:
 		ex = Spiff{}
 	default:
-		return Result{}, fmt.Errorf("%s %q: unknown template type %q (want %s or %s)",
-			req.Kind, req.Execution.Name, req.Execution.Type, TypeGoTemplate, TypeSpiff)
+		return Result{}, fmt.Errorf("%s %s: unknown template type %q (want %s or %s)",
+			req.Kind, req.Execution.label(), req.Execution.Type, TypeGoTemplate, TypeSpiff)
 	}
 	return ex.Execute(req)
 }
@@ -108,6 +109,15 @@ func (r Request) withDefaults() Request {
 	return r
 }
 
+// label names the execution in errors: its quoted name, or "(unnamed)"
+// (Landscaper does not require execution names).
+func (e Execution) label() string {
+	if e.Name == "" {
+		return "(unnamed)"
+	}
+	return strconv.Quote(e.Name)
+}
+
 // source names where an execution's template comes from, for errors.
 func (e Execution) source() string {
 	if e.File != "" {
@@ -120,7 +130,7 @@ func (e Execution) source() string {
 // file, and masks URL credentials and query strings in it (a template may
 // have put an import's URL into its error).
 func (r Request) errorf(format string, args ...any) error {
-	err := fmt.Errorf("%s %q (%s): %w", r.Kind, r.Execution.Name, r.Execution.source(), fmt.Errorf(format, args...))
+	err := fmt.Errorf("%s %s (%s): %w", r.Kind, r.Execution.label(), r.Execution.source(), fmt.Errorf(format, args...))
 	return scrubbed{msg: redact.URLs(err.Error()), err: err}
 }
 
