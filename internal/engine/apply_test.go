@@ -97,8 +97,8 @@ func TestApply_FailureNamesObjectAndPhase(t *testing.T) {
 			t.Errorf("%s not finished", in.Path)
 		}
 	}
-	if sum := Summarize(snap); sum.Progressing || sum.Phase != api.InstallationPhaseFailed {
-		t.Errorf("summary %+v: a scripted terminal failure expects no change without a new configuration", sum)
+	if snap.RootPhase() != api.InstallationPhaseFailed || snap.Root.LastError == nil || snap.Root.LastError.Retryable {
+		t.Errorf("root %s %+v: a scripted terminal failure is not retryable without a new configuration", snap.RootPhase(), snap.Root.LastError)
 	}
 }
 

@@ -10,7 +10,6 @@
 //	snap, err := e.Apply(ctx, spec, prev)             // create / update: one install job
 //	drifted, err := e.Drift(ctx, snap, bp, comp)      // read: one Drift call per deploy item
 //	snap, err = e.Delete(ctx, snap, engine.DeleteOptions{WithoutUninstall: false})
-//	sum := engine.Summarize(snap)                     // Progressing-style summary (seed 004)
 //	b, _ := snapshot.Marshal(snap); snap, _ = snapshot.Unmarshal(b)
 //
 // Apply always returns a non-nil snapshot that records what exists — also

@@ -68,12 +68,8 @@ type RootSpec struct {
 	ExportDataMappings map[string]json.RawMessage
 }
 
-// DeleteOptions modify Delete.
-type DeleteOptions struct {
-	// WithoutUninstall forgets every deploy item without uninstalling it
-	// (Landscaper's delete-without-uninstall annotation).
-	WithoutUninstall bool
-}
+// DeleteOptions modify Delete; they travel unchanged to every deployer.
+type DeleteOptions = deployer.DeleteOptions
 
 // Apply runs one install job of the root installation, starting from prev
 // (nil for a new installation), until every object reached a final phase.
@@ -113,7 +109,7 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 	}
 	j := e.newJob(ctx)
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
-	root, err := installation.Delete(j, prev.Root, deployer.DeleteOptions{WithoutUninstall: opts.WithoutUninstall}, nil)
+	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
 	return &Snapshot{Version: snapshot.Version, Root: root}, err
 }

@@ -86,28 +86,45 @@ func TestApply_InterruptMarksRunningItems(t *testing.T) {
 			t.Errorf("base: %s %+v", it.Phase, it.LastError)
 		}
 	}
-	if sum := Summarize(snap); !sum.Progressing {
-		t.Errorf("after an interrupt another apply is expected to change something: %+v", sum)
+	for _, it := range snap.DeployItems() {
+		if it.LastError != nil && !it.LastError.Retryable {
+			t.Errorf("item %s %+v: after an interrupt another apply is expected to change something", it.ID, it.LastError)
+		}
 	}
 }
 
 func TestApply_UnfinishedPreviousJobRestarts(t *testing.T) {
-	// a snapshot of an unfinished job is not resumed: the next apply starts a new job from it and converges
+	// a snapshot of an unfinished job is not resumed: the next apply starts a new job that re-applies every item, also those the unfinished job finished
 	e, m, _ := newEngine()
 	spec := rootSpec(t, treeBlueprint("", subinstallation("db", componentBlueprint(""), "prefix", "final")))
 	snap, err := e.Apply(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap.Root.JobID = "unfinished-job"
-	snap.Root.Subinstallations[0].Phase = api.InstallationPhaseProgressing
+	// The unfinished job reached every deploy item (they finished it) but
+	// not the root and the subinstallation.
+	const unfinished = "unfinished-job"
+	snap.Root.JobID = unfinished
+	snap.Root.Subinstallations[0].JobID, snap.Root.Subinstallations[0].Phase = unfinished, api.InstallationPhaseProgressing
+	for _, it := range snap.DeployItems() {
+		it.JobID, it.JobIDFinished = unfinished, unfinished
+	}
+	before := len(m.Events())
 	next, err := e.Apply(context.Background(), spec, snap)
-	if err != nil || next.JobID() == "unfinished-job" || next.RootPhase() != api.InstallationPhaseSucceeded {
+	if err != nil || next.JobID() == unfinished || next.RootPhase() != api.InstallationPhaseSucceeded {
 		t.Fatalf("%v: job %s phase %s", err, next.JobID(), next.RootPhase())
 	}
 	checkFinished(t, next)
-	if len(m.Deployed()) != 2 {
-		t.Errorf("deployed %v", m.Deployed())
+	applied := map[string]bool{}
+	for _, ev := range m.Events()[before:] {
+		if ev.Op == "apply" && ev.Start {
+			applied[ev.ID] = true
+		}
+	}
+	for _, it := range next.DeployItems() {
+		if !applied[it.ID] || it.JobID != next.JobID() {
+			t.Errorf("deploy item %s was not re-applied by the new job (job %s): the unfinished job was resumed", it.ID, it.JobID)
+		}
 	}
 }
 

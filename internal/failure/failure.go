@@ -1,5 +1,5 @@
 // Package failure is the one place that decides whether an error is worth a
-// retry. Landscaper calls these "normal" and "fatal" errors (seed 000); here
+// retry. Landscaper calls these "normal" and "fatal" errors; here
 // they are transient and terminal. Every package marks the errors it knows
 // to be final with Terminal; everything else is transient, because a
 // network error, a conflict or a not-yet-established CRD usually heals.
@@ -11,17 +11,18 @@ import (
 	"fmt"
 )
 
-// Class says what the engine should do with an error.
-type Class int
+// Kind says what the engine should do with an error. (Not to be confused
+// with the classes A–E of deploy items in package dag.)
+type Kind int
 
 const (
 	// Transient errors repeat the current phase after a growing pause.
-	Transient Class = iota
+	Transient Kind = iota
 	// Terminal errors end the flow at once as Failed or DeleteFailed.
 	Terminal
 )
 
-func (c Class) String() string {
+func (c Kind) String() string {
 	if c == Terminal {
 		return "terminal"
 	}
@@ -29,7 +30,7 @@ func (c Class) String() string {
 }
 
 type classified struct {
-	class  Class
+	kind   Kind
 	reason string
 	err    error
 }
@@ -44,7 +45,7 @@ func NewTerminal(reason string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &classified{class: Terminal, reason: reason, err: err}
+	return &classified{kind: Terminal, reason: reason, err: err}
 }
 
 // Terminalf is NewTerminal with a formatted message.
@@ -58,15 +59,15 @@ func NewTransient(reason string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &classified{class: Transient, reason: reason, err: err}
+	return &classified{kind: Transient, reason: reason, err: err}
 }
 
-// ClassOf returns the class of err: Terminal if any error in its chain was
+// KindOf returns the kind of err: Terminal if any error in its chain was
 // marked terminal or it is a context deadline, Transient otherwise.
-func ClassOf(err error) Class {
+func KindOf(err error) Kind {
 	var c *classified
 	if errors.As(err, &c) {
-		return c.class
+		return c.kind
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Terminal
@@ -75,7 +76,7 @@ func ClassOf(err error) Class {
 }
 
 // IsTerminal reports whether err must end the flow at once.
-func IsTerminal(err error) bool { return err != nil && ClassOf(err) == Terminal }
+func IsTerminal(err error) bool { return err != nil && KindOf(err) == Terminal }
 
 // Reason returns the reason code attached to err, or "" if none.
 func Reason(err error) string {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,106 +10,48 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
 // hostSettings is the provider's kubernetes block as plain Go values.
-type hostSettings struct {
-	configPaths                   []string
-	context                       string
-	host, token                   string
-	caCert, clientCert, clientKey string
-	insecure                      bool
-	execAPIVersion, execCommand   string
-	execArgs                      []string
-	execEnv                       map[string]string
-	configured                    bool
-}
+type hostSettings = target.HostSettings
 
 // hostClusterSettings reads the block, falling back to KUBE_CONFIG_PATH and
 // KUBECONFIG as the kubernetes and helm providers do.
 func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostSettings {
 	var s hostSettings
 	if m != nil {
-		s.configured = true
+		s.Configured = true
 		if p := m.ConfigPath.ValueString(); p != "" {
-			s.configPaths = []string{p}
+			s.ConfigPaths = []string{p}
 		}
-		s.context = m.ConfigContext.ValueString()
-		s.host = m.Host.ValueString()
-		s.token = m.Token.ValueString()
-		s.caCert = m.ClusterCACertificate.ValueString()
-		s.clientCert = m.ClientCertificate.ValueString()
-		s.clientKey = m.ClientKey.ValueString()
-		s.insecure = m.Insecure.ValueBool()
+		s.Context = m.ConfigContext.ValueString()
+		s.Host = m.Host.ValueString()
+		s.Token = m.Token.ValueString()
+		s.CACert = m.ClusterCACertificate.ValueString()
+		s.ClientCert = m.ClientCertificate.ValueString()
+		s.ClientKey = m.ClientKey.ValueString()
+		s.Insecure = m.Insecure.ValueBool()
 		if m.Exec != nil {
-			s.execAPIVersion = m.Exec.APIVersion.ValueString()
-			s.execCommand = m.Exec.Command.ValueString()
+			s.ExecAPIVersion = m.Exec.APIVersion.ValueString()
+			s.ExecCommand = m.Exec.Command.ValueString()
 			for _, a := range m.Exec.Args {
-				s.execArgs = append(s.execArgs, a.ValueString())
+				s.ExecArgs = append(s.ExecArgs, a.ValueString())
 			}
-			s.execEnv = m.Exec.Env
+			s.ExecEnv = m.Exec.Env
 		}
 	}
-	if len(s.configPaths) == 0 && s.host == "" {
+	if len(s.ConfigPaths) == 0 && s.Host == "" {
 		for _, env := range []string{"KUBE_CONFIG_PATH", "KUBECONFIG"} {
 			if v := getenv(env); v != "" {
-				s.configPaths = filepath.SplitList(v)
-				s.configured = true
+				s.ConfigPaths = filepath.SplitList(v)
+				s.Configured = true
 				break
 			}
 		}
 	}
 	return s
-}
-
-// errNoHostCluster explains what to configure when an import needs the host cluster.
-var errNoHostCluster = errors.New("no host cluster configured: set the provider's kubernetes block " +
-	"(or KUBE_CONFIG_PATH / KUBECONFIG) to read Secret and ConfigMap imports")
-
-// restConfig builds the client configuration. Explicit fields override the
-// kubeconfig's, as in the kubernetes provider.
-func (s hostSettings) restConfig() (*rest.Config, error) {
-	if !s.configured && s.host == "" {
-		return nil, errNoHostCluster
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{Precedence: s.configPaths}
-	overrides := &clientcmd.ConfigOverrides{CurrentContext: s.context}
-	if s.host != "" {
-		overrides.ClusterInfo.Server = s.host
-	}
-	if s.caCert != "" {
-		overrides.ClusterInfo.CertificateAuthorityData = []byte(s.caCert)
-	}
-	if s.insecure {
-		overrides.ClusterInfo.InsecureSkipTLSVerify = true
-	}
-	if s.clientCert != "" {
-		overrides.AuthInfo.ClientCertificateData = []byte(s.clientCert)
-	}
-	if s.clientKey != "" {
-		overrides.AuthInfo.ClientKeyData = []byte(s.clientKey)
-	}
-	if s.token != "" {
-		overrides.AuthInfo.Token = s.token
-	}
-	if s.execCommand != "" {
-		exec := &clientcmdapi.ExecConfig{APIVersion: s.execAPIVersion, Command: s.execCommand, Args: s.execArgs,
-			InteractiveMode: clientcmdapi.NeverExecInteractiveMode}
-		for k, v := range s.execEnv {
-			exec.Env = append(exec.Env, clientcmdapi.ExecEnvVar{Name: k, Value: v})
-		}
-		overrides.AuthInfo.Exec = exec
-	}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
-	if err != nil {
-		// clientcmd's messages name files and contexts, never credentials.
-		return nil, fmt.Errorf("host cluster configuration: %w", err)
-	}
-	cfg.QPS, cfg.Burst = 100, 200
-	return cfg, nil
 }
 
 // hostCluster reads Secret and ConfigMap imports. The client is built on
@@ -124,7 +65,7 @@ type hostCluster struct {
 
 func (h *hostCluster) clientset() (kubernetes.Interface, error) {
 	h.once.Do(func() {
-		cfg, err := h.settings.restConfig()
+		cfg, err := h.settings.RESTConfig()
 		if err != nil {
 			h.err = err
 			return

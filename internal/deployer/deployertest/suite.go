@@ -170,7 +170,7 @@ func assertTerminal(t *testing.T, err error, want bool, mustMention string) {
 		t.Fatal("expected an error")
 	}
 	if failure.IsTerminal(err) != want {
-		t.Fatalf("error class %v, want terminal=%v: %v", failure.ClassOf(err), want, err)
+		t.Fatalf("error class %v, want terminal=%v: %v", failure.KindOf(err), want, err)
 	}
 	if mustMention != "" && !strings.Contains(err.Error(), mustMention) {
 		t.Fatalf("error does not mention %q: %v", mustMention, err)

@@ -21,7 +21,7 @@ func TestApply(t *testing.T) {
 		rule      string
 		cfg       string
 		prior     json.RawMessage
-		wantClass failure.Class
+		wantClass failure.Kind
 		wantErr   string
 		check     func(deployer.Result) bool
 	}{
@@ -47,8 +47,8 @@ func TestApply(t *testing.T) {
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("%s: error %v", tt.rule, err)
 			}
-			if err != nil && failure.ClassOf(err) != tt.wantClass {
-				t.Errorf("%s: class %v", tt.rule, failure.ClassOf(err))
+			if err != nil && failure.KindOf(err) != tt.wantClass {
+				t.Errorf("%s: class %v", tt.rule, failure.KindOf(err))
 			}
 			if tt.check != nil && !tt.check(res) {
 				t.Errorf("%s: result %+v", tt.rule, res)

@@ -1,8 +1,6 @@
 package execution
 
 import (
-	"context"
-
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -35,8 +33,8 @@ func Delete(j *job.Job, spec Spec, prev *snapshot.Execution, opts deployer.Delet
 }
 
 type deleteSteps interface {
-	initDelete(ctx context.Context) error
-	deleting(ctx context.Context) error
+	initDelete() error
+	deleting() error
 }
 
 func deleteMachine(s deleteSteps, b phase.Backoff, on func(from, to api.ExecutionPhase)) *phase.Machine[api.ExecutionPhase] {
@@ -59,7 +57,7 @@ type deleteRun struct {
 
 // initDelete marks every item for deletion; with delete-without-uninstall
 // the option travels with each item to its deployer.
-func (d *deleteRun) initDelete(context.Context) error {
+func (d *deleteRun) initDelete() error {
 	if d.j.Interrupted() {
 		return d.j.InterruptError()
 	}
@@ -67,7 +65,7 @@ func (d *deleteRun) initDelete(context.Context) error {
 }
 
 // deleting deletes every item in reverse DAG order.
-func (d *deleteRun) deleting(context.Context) error {
+func (d *deleteRun) deleting() error {
 	names := make([]string, len(d.exec.DeployItems))
 	for i, it := range d.exec.DeployItems {
 		names[i] = it.Name

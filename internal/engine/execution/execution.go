@@ -6,7 +6,6 @@
 package execution
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 
@@ -59,9 +58,9 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Execution) (*snapshot.Execution, 
 // installSteps are the phases of the install flow; the table below wires
 // them, tests script them.
 type installSteps interface {
-	init(ctx context.Context) error
-	progress(ctx context.Context) error
-	complete(ctx context.Context) error
+	init() error
+	progress() error
+	complete() error
 }
 
 func installMachine(s installSteps, b phase.Backoff, on func(from, to api.ExecutionPhase)) *phase.Machine[api.ExecutionPhase] {
@@ -83,7 +82,7 @@ func installMachine(s installSteps, b phase.Backoff, on func(from, to api.Execut
 // updates the items of the spec. The templates come from a rendered
 // blueprint, which validated them (blueprint.Render). init is idempotent,
 // so a transient error may repeat it.
-func (r *run) init(context.Context) error {
+func (r *run) init() error {
 	if r.j.Interrupted() {
 		return r.j.InterruptError()
 	}
@@ -130,7 +129,7 @@ func (r *run) init(context.Context) error {
 
 // complete has nothing left to do: the items' exports are in the snapshot
 // and the installation reads them from there.
-func (r *run) complete(context.Context) error { return nil }
+func (r *run) complete() error { return nil }
 
 // finish makes the execution finished with the job. On interrupt every
 // item not yet finished with the job is Failed too, so nothing in the tree

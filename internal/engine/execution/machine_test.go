@@ -12,14 +12,14 @@ import (
 // scripted steps return the error scripted for their phase.
 type scripted map[api.ExecutionPhase]error
 
-func (s scripted) init(context.Context) error       { return s.take(api.ExecutionPhaseInit) }
-func (s scripted) progress(context.Context) error   { return s.take(api.ExecutionPhaseProgressing) }
-func (s scripted) complete(context.Context) error   { return s.take(api.ExecutionPhaseCompleting) }
-func (s scripted) initDelete(context.Context) error { return s.take(api.ExecutionPhaseInitDelete) }
-func (s scripted) deleting(context.Context) error   { return s.take(api.ExecutionPhaseDeleting) }
+func (s scripted) init() error       { return s.take(api.ExecutionPhaseInit) }
+func (s scripted) progress() error   { return s.take(api.ExecutionPhaseProgressing) }
+func (s scripted) complete() error   { return s.take(api.ExecutionPhaseCompleting) }
+func (s scripted) initDelete() error { return s.take(api.ExecutionPhaseInitDelete) }
+func (s scripted) deleting() error   { return s.take(api.ExecutionPhaseDeleting) }
 func (s scripted) take(p api.ExecutionPhase) error {
 	err := s[p]
-	if failure.ClassOf(err) == failure.Transient {
+	if failure.KindOf(err) == failure.Transient {
 		delete(s, p) // a transient error heals on the retry
 	}
 	return err

@@ -1,7 +1,6 @@
 package execution
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -97,7 +96,7 @@ func (r *run) collect(byName map[string]*snapshot.DeployItem, driven []string) {
 // progress is the Progressing phase: every item of the spec is triggered
 // once its predecessors finished. Its errors are terminal: repeating it
 // would trigger finished items again.
-func (r *run) progress(context.Context) error {
+func (r *run) progress() error {
 	names := make([]string, len(r.spec.Items))
 	for i, t := range r.spec.Items {
 		names[i] = t.Name

@@ -1,7 +1,6 @@
 package installation
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -27,7 +26,7 @@ type child struct {
 // objectsCreated passes the job ID to the subinstallations: each starts in
 // its own goroutine, and its Init waits for its predecessors. The
 // execution, which needs no predecessor, runs in Progressing alongside.
-func (r *run) objectsCreated(context.Context) error {
+func (r *run) objectsCreated() error {
 	base := newScope(r.rendering.imports)
 	for _, c := range r.children {
 		spec := c.spec(r.spec, c.importsFrom(base))
@@ -55,13 +54,13 @@ func (c *child) importsFrom(base *scope) func() (blueprint.Imports, error) {
 			published = append(published, p.result)
 			templates[p.tmpl.Name] = p.tmpl
 		}
-		return base.with(published, templates).resolve(c.tmpl.Name, c.tmpl.Imports)
+		return base.with(published, templates).importsFor(c.tmpl.Name, c.tmpl.Imports)
 	}
 }
 
 // progressing runs the execution and waits until every subobject finished.
 // Its errors are terminal: the subobjects already retried what they could.
-func (r *run) progressing(context.Context) error {
+func (r *run) progressing() error {
 	var errs []error
 	if len(r.execSpec.Items) > 0 || r.node.Execution != nil {
 		exec, err := execution.Run(r.j, r.execSpec, r.node.Execution)

@@ -1,7 +1,6 @@
 package installation
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -15,7 +14,7 @@ import (
 // also fails here when the imports changed during the job; in a
 // synchronous job they cannot. Successors need no trigger here: they wait
 // for this installation's done channel in their Init.
-func (r *run) completing(context.Context) error {
+func (r *run) completing() error {
 	rendered := r.rendering.rendered
 	in := blueprint.ExportInput{
 		Imports:     rendered.Imports,

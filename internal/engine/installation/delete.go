@@ -1,7 +1,6 @@
 package installation
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -61,9 +60,9 @@ func Delete(j *job.Job, node *snapshot.Installation, opts deployer.DeleteOptions
 }
 
 type deleteSteps interface {
-	initDelete(ctx context.Context) error
-	triggerDelete(ctx context.Context) error
-	deleting(ctx context.Context) error
+	initDelete() error
+	triggerDelete() error
+	deleting() error
 }
 
 func deleteMachine(s deleteSteps, b phase.Backoff, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
@@ -81,7 +80,7 @@ func deleteMachine(s deleteSteps, b phase.Backoff, on func(from, to api.Installa
 }
 
 // initDelete waits while successors exist: they must be deleted first.
-func (d *deleteRun) initDelete(context.Context) error {
+func (d *deleteRun) initDelete() error {
 	if d.waitSuccessors != nil {
 		if err := d.waitSuccessors(); err != nil {
 			return err
@@ -95,7 +94,7 @@ func (d *deleteRun) initDelete(context.Context) error {
 
 // triggerDelete starts the deletion of the subinstallations; delete-
 // without-uninstall travels down with opts.
-func (d *deleteRun) triggerDelete(context.Context) error {
+func (d *deleteRun) triggerDelete() error {
 	subs := d.node.Subinstallations
 	go func() {
 		defer close(d.subsDone)
@@ -106,7 +105,7 @@ func (d *deleteRun) triggerDelete(context.Context) error {
 
 // deleting deletes the execution and waits for the subinstallations. It
 // fails only after every subobject finished (seed 000).
-func (d *deleteRun) deleting(context.Context) error {
+func (d *deleteRun) deleting() error {
 	exec, execErr := execution.Delete(d.j, execution.Spec{Path: d.node.Path, Targets: d.node.Targets}, d.node.Execution, d.opts)
 	<-d.subsDone
 	d.node.Execution, d.node.Subinstallations = exec, d.subsLeft

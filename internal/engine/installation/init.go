@@ -1,7 +1,6 @@
 package installation
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -17,7 +16,7 @@ import (
 // predecessors and resolve the imports, render the blueprint (unless the
 // job started from a RenderedTree that did), store the imports hash and
 // targets, delete orphaned subinstallations and prepare the subobjects.
-func (r *run) init(context.Context) error {
+func (r *run) init() error {
 	if r.j.Interrupted() {
 		return r.j.InterruptError()
 	}

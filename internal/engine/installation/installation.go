@@ -9,7 +9,6 @@
 package installation
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -83,10 +82,10 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (*snapshot.Installa
 }
 
 type installSteps interface {
-	init(ctx context.Context) error
-	objectsCreated(ctx context.Context) error
-	progressing(ctx context.Context) error
-	completing(ctx context.Context) error
+	init() error
+	objectsCreated() error
+	progressing() error
+	completing() error
 }
 
 func installMachine(s installSteps, b phase.Backoff, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {

@@ -15,17 +15,17 @@ import (
 // error heals on the retry.
 type scripted map[api.InstallationPhase]error
 
-func (s scripted) init(context.Context) error { return s.take(api.InstallationPhaseInit) }
-func (s scripted) objectsCreated(context.Context) error {
+func (s scripted) init() error { return s.take(api.InstallationPhaseInit) }
+func (s scripted) objectsCreated() error {
 	return s.take(api.InstallationPhaseObjectsCreated)
 }
-func (s scripted) progressing(context.Context) error { return s.take(api.InstallationPhaseProgressing) }
-func (s scripted) completing(context.Context) error  { return s.take(api.InstallationPhaseCompleting) }
-func (s scripted) initDelete(context.Context) error  { return s.take(api.InstallationPhaseInitDelete) }
-func (s scripted) triggerDelete(context.Context) error {
+func (s scripted) progressing() error { return s.take(api.InstallationPhaseProgressing) }
+func (s scripted) completing() error  { return s.take(api.InstallationPhaseCompleting) }
+func (s scripted) initDelete() error  { return s.take(api.InstallationPhaseInitDelete) }
+func (s scripted) triggerDelete() error {
 	return s.take(api.InstallationPhaseTriggerDelete)
 }
-func (s scripted) deleting(context.Context) error { return s.take(api.InstallationPhaseDeleting) }
+func (s scripted) deleting() error { return s.take(api.InstallationPhaseDeleting) }
 func (s scripted) take(p api.InstallationPhase) error {
 	err := s[p]
 	if !failure.IsTerminal(err) {

@@ -191,7 +191,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 			continue
 		}
 		tmpl := s.tmpl
-		sub := s.spec(spec, func() (blueprint.Imports, error) { return base.resolve(tmpl.Name, tmpl.Imports) })
+		sub := s.spec(spec, func() (blueprint.Imports, error) { return base.importsFor(tmpl.Name, tmpl.Imports) })
 		if s.rendering, err = t.add(sub, prevSubs[tmpl.Name]); err != nil {
 			errs = append(errs, err)
 		}

@@ -78,9 +78,9 @@ func (s *scope) publish(in *snapshot.Installation, exports api.InstallationExpor
 	}
 }
 
-// resolve builds a subinstallation's imports from the scope. A reference
+// importsFor builds a subinstallation's imports from the scope. A reference
 // the scope does not hold is terminal: nothing in this job can add it.
-func (s *scope) resolve(sub string, imp api.InstallationImports) (blueprint.Imports, error) {
+func (s *scope) importsFor(sub string, imp api.InstallationImports) (blueprint.Imports, error) {
 	out := blueprint.Imports{Data: map[string]any{}, Targets: map[string]api.Target{},
 		TargetLists: map[string][]api.Target{}, TargetMaps: map[string]map[string]api.Target{}}
 	var missing []string

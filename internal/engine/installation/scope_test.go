@@ -90,7 +90,7 @@ func TestScopeResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := s.resolve("web", tt.imp)
+			got, err := s.importsFor("web", tt.imp)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("%s: error %v", tt.rule, err)

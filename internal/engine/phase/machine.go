@@ -16,7 +16,7 @@ import (
 // Transition is one row of a transition table: the work of a phase and the
 // phase that follows when it succeeds.
 type Transition[P comparable] struct {
-	Step func(ctx context.Context) error
+	Step func() error
 	Next P
 }
 
@@ -47,7 +47,7 @@ func (m *Machine[P]) Run(ctx context.Context, start P) (P, error) {
 		if !ok {
 			return m.fail(current, failure.Terminalf("NoTransition", "no transition from phase %v", current))
 		}
-		err := tr.Step(ctx)
+		err := tr.Step()
 		if err == nil {
 			m.move(current, tr.Next)
 			current, attempt = tr.Next, 0

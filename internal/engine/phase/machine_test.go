@@ -16,8 +16,8 @@ func machine(steps map[p]func() error) *Machine[p] {
 	return &Machine[p]{
 		Name: "thing x",
 		Table: map[p]Transition[p]{
-			"A": {Step: func(context.Context) error { return steps["A"]() }, Next: "B"},
-			"B": {Step: func(context.Context) error { return steps["B"]() }, Next: "Done"},
+			"A": {Step: steps["A"], Next: "B"},
+			"B": {Step: steps["B"], Next: "Done"},
 		},
 		Final:     map[p]bool{"Done": true, "Failed": true},
 		FailPhase: "Failed",
