@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultDeployItemTimeout bounds a deploy item's Progressing phase when its
-// template sets no timeout (seed 003).
+// template sets no timeout (ARCHITECTURE.md, "Timeouts").
 const DefaultDeployItemTimeout = 10 * time.Minute
 
 // Duration is a deploy item timeout as Landscaper writes it: a Go duration

@@ -1,6 +1,6 @@
 package api
 
-// InstallationPhase is the phase of an installation (seed 000).
+// InstallationPhase is the phase of an installation (ARCHITECTURE.md, "Installation flow").
 type InstallationPhase string
 
 // Installation phases: the install flow, then the delete flow.
@@ -18,7 +18,7 @@ const (
 	InstallationPhaseDeleteFailed  InstallationPhase = "DeleteFailed"
 )
 
-// ExecutionPhase is the phase of an execution (seed 002).
+// ExecutionPhase is the phase of an execution (ARCHITECTURE.md, "Execution flow").
 type ExecutionPhase string
 
 // Execution phases.
@@ -33,7 +33,7 @@ const (
 	ExecutionPhaseDeleteFailed ExecutionPhase = "DeleteFailed"
 )
 
-// DeployItemPhase is the phase of a deploy item (seed 003).
+// DeployItemPhase is the phase of a deploy item (ARCHITECTURE.md, "Execution flow").
 type DeployItemPhase string
 
 // Deploy item phases.

@@ -17,11 +17,12 @@ const (
 	Gone
 )
 
-// Class is one of the classes A–E of seed 002; 0 means not classified
+// Class is one of the classes A–E (ARCHITECTURE.md, "Execution flow and
+// the classes A–E"); 0 means not classified
 // (gone items in the delete flow).
 type Class byte
 
-// The classes of seed 002. The delete flow has no class A: succeeded
+// The classes A–E. The delete flow has no class A: succeeded
 // deletions are gone.
 const (
 	ClassA Class = 'A' // triggered, finished, succeeded
@@ -133,7 +134,7 @@ func (g *Graph) ClassifyDelete(status []Status) []Class {
 	return classes
 }
 
-// Next applies seed 002's rules to a classification: all finished and
+// Next applies the rules of the classes A–E to a classification: all finished and
 // succeeded ⇒ Done; any failed ⇒ trigger nothing, Wait while items run, then
 // Fail; otherwise trigger class D; with nothing running and nothing
 // triggerable but items waiting ⇒ Stuck.

@@ -1,7 +1,7 @@
 // Package dag is the pure part of the deploy-item and sibling ordering:
 // validating a dependency graph (duplicate names, unknown dependencies,
 // cycles named as "a -> b -> c -> a") and classifying its nodes into the
-// classes A–E of seed 002 to decide what to trigger next. It knows nothing
+// classes A–E (ARCHITECTURE.md) to decide what to trigger next. It knows nothing
 // about deployers, phases or time, so every rule is a table test.
 package dag
 

@@ -1,5 +1,5 @@
 // Package deployer is the contract between the engine and the deployers
-// (seed 003), and the registry that finds a deployer by deploy item type.
+// (ARCHITECTURE.md), and the registry that finds a deployer by deploy item type.
 // Deployers never import the engine; the engine only knows this package.
 package deployer
 

@@ -1,4 +1,5 @@
-// Package execution runs the execution phase machines of seed 002: the
+// Package execution runs the execution phase machines (ARCHITECTURE.md,
+// "Execution flow and the classes A–E"): the
 // install flow (Init: create/update deploy items, delete orphans first;
 // Progressing: trigger items along their DAG; Completing) and the delete
 // flow (InitDelete; Deleting in reverse DAG order). Deploy items are

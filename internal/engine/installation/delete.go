@@ -104,7 +104,7 @@ func (d *deleteRun) triggerDelete() error {
 }
 
 // deleting deletes the execution and waits for the subinstallations. It
-// fails only after every subobject finished (seed 000).
+// fails only after every subobject finished (ARCHITECTURE.md, "Deletion").
 func (d *deleteRun) deleting() error {
 	exec, execErr := execution.Delete(d.j, execution.Spec{Path: d.node.Path, Targets: d.node.Targets}, d.node.Execution, d.opts)
 	<-d.subsDone

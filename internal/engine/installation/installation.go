@@ -1,4 +1,5 @@
-// Package installation runs the installation phase machines of seed 000
+// Package installation runs the installation phase machines (ARCHITECTURE.md,
+// "Installation flow", "Deletion")
 // over a tree of installations: the install flow (Init → ObjectsCreated →
 // Progressing → Completing → Succeeded | Failed) and the delete flow
 // (InitDelete → TriggerDelete → Deleting → gone | DeleteFailed).
@@ -29,7 +30,7 @@ type Spec struct {
 	ExportDataMappings map[string]json.RawMessage
 	// Imports returns the installation's imports. For a subinstallation it
 	// waits until the predecessors finished and fails when one did not
-	// succeed (seed 000, Init); for the root it returns the caller's.
+	// succeed (Init); for the root it returns the caller's.
 	Imports func() (blueprint.Imports, error)
 	// ImportRefs and ExportRefs are the parent-scope names the
 	// installation reads and writes, kept for the delete order.

@@ -1,6 +1,6 @@
 // Package phase drives a phase machine: one transition table per object
-// kind, and the one place where the outcome of a phase is triaged (seed
-// 000): success moves to the table's next phase, a transient error repeats
+// kind, and the one place where the outcome of a phase is triaged
+// (ARCHITECTURE.md, "Errors"): success moves to the table's next phase, a transient error repeats
 // the phase after a growing pause, a terminal error ends the flow in the
 // failure phase at once. Interrupts are not decided here: steps see the
 // job's interrupt and return a terminal error for it.
