@@ -20,6 +20,12 @@ variable "kubeconfig_path" {
   description = "Kubeconfig of the cluster to deploy to."
 }
 
+variable "namespace" {
+  type        = string
+  default     = "quickstart"
+  description = "Namespace the quickstart creates and deploys into; destroy deletes it."
+}
+
 variable "greeting" {
   type    = string
   default = "hello from landscaper"
@@ -36,7 +42,7 @@ resource "landscaper_installation" "echo" {
   imports = {
     targets = { cluster = landscaper_target.cluster.target }
     data = {
-      namespace = "quickstart"
+      namespace = var.namespace
       replicas  = 2
       greeting  = var.greeting
     }
@@ -49,7 +55,7 @@ resource "landscaper_installation" "client" {
   imports = {
     targets = { cluster = landscaper_target.cluster.target }
     data = {
-      namespace = "quickstart"
+      namespace = var.namespace
       echoURL   = landscaper_installation.echo.exports.url
     }
   }

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Checks the few system programs the build and tests need besides Go, and
 # installs the missing ones from Debian's packages when it can (CI runs as root):
-# gcc for the race detector (cgo), git for the docs staleness check, make.
+# gcc for the race detector (cgo), git for the docs staleness check, make,
+# gpg for the signed release snapshot.
 set -euo pipefail
 
 command -v go >/dev/null || { echo "prereqs: Go is not installed (need Go 1.26 on PATH)" >&2; exit 1; }
 
 missing=()
-for cmd in gcc:gcc git:git make:make; do
+for cmd in gcc:gcc git:git make:make gpg:gnupg; do
   command -v "${cmd%%:*}" >/dev/null || missing+=("${cmd##*:}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
