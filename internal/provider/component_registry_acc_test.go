@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/componenttest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/ociregistry"
@@ -58,6 +61,61 @@ resource "landscaper_installation" "app" {
 				Config:      good + installation("1.0.0", "tampered-blueprint"),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0\s+resource\s+"tampered-blueprint":\s+digest\s+mismatch`),
+			},
+		},
+	})
+}
+
+// The landscape renders without a cluster from the registry: the
+// blueprint of app, the schema two references away validating the
+// settings, both charts keyed by getResourceKey. With the registry
+// unreachable the same render is answered from the cache; with an empty
+// cache it fails naming the component version.
+func TestAccRenderedInstallation_componentFromRegistryOffline(t *testing.T) {
+	reg := ociregistry.Start(t, ociregistry.Options{User: "ci", Password: "s3cret"})
+	proxy := startProxy(t, reg.Host())
+	l := &ociLandscape{t: t, host: proxy.Host(), push: componenttest.Remote("ci", "s3cret")}
+	l.pushAll("only")
+	cache := t.TempDir()
+	rendered := func(cacheDir, greeting string) string {
+		return providerRegistryHCL(cacheDir, proxy.Host(), "ci", "s3cret") + fmt.Sprintf(`
+data "landscaper_rendered_installation" "app" {
+  name = "app"
+  component_descriptor = {
+    ref = {
+      repository_context = { type = "ociRegistry", base_url = %q }
+      component_name     = "example.com/app"
+      version            = "1.0.0"
+    }
+  }
+  blueprint = { ref = { resource_name = "blueprint" } }
+  imports = {
+    targets = { cluster = %s }
+    data    = { namespace = "default", settings = { greeting = %s } }
+  }
+}
+`, l.host+"/landscape", literalTargetHCL, greeting)
+	}
+	ds := "data.landscaper_rendered_installation.app"
+	items := statecheck.ExpectKnownValue(ds, tfjsonpath.New("deploy_items"), knownvalue.ListPartial(map[int]knownvalue.Check{
+		0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("app-chart"),
+			"config": knownvalue.StringRegexp(regexp.MustCompile(`"resourceRef":"[A-Za-z0-9+/=]+"`))}),
+		1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("lib-chart"),
+			"type": knownvalue.StringExact("landscaper.gardener.cloud/helm")}),
+	}))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{
+			{Config: rendered(cache, `"hello"`), ConfigStateChecks: []statecheck.StateCheck{items}},
+			{
+				// The schema from lib (two references away) rejects a number.
+				Config:      rendered(cache, `42`),
+				ExpectError: regexp.MustCompile(`greeting`),
+			},
+			{PreConfig: proxy.Stop, Config: rendered(cache, `"hello"`), ConfigStateChecks: []statecheck.StateCheck{items}},
+			{
+				Config:      rendered(t.TempDir(), `"hello"`),
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0[\s\S]*connection\s+refused`),
 			},
 		},
 	})

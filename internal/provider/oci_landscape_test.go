@@ -2,11 +2,15 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
@@ -133,6 +137,63 @@ func (l *ociLandscape) archive(dir, prefix string) []byte {
 		l.t.Fatal(err)
 	}
 	return data
+}
+
+// tcpProxy forwards a loopback port to the registry, so a test can make
+// the registry unreachable (Stop) while its content stays.
+type tcpProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func startProxy(t *testing.T, target string) *tcpProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tcpProxy{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go p.forward(c, target)
+		}
+	}()
+	t.Cleanup(p.Stop)
+	return p
+}
+
+func (p *tcpProxy) Host() string { return p.ln.Addr().String() }
+
+func (p *tcpProxy) forward(c net.Conn, target string) {
+	up, err := net.Dial("tcp", target)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns = append(p.conns, c, up)
+	p.mu.Unlock()
+	go func() { _, _ = io.Copy(up, c); _ = up.Close() }()
+	_, _ = io.Copy(c, up)
+	_ = c.Close()
+}
+
+// Stop closes the port and every open connection.
+func (p *tcpProxy) Stop() {
+	if err := p.ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		_ = c.Close()
+	}
+	p.conns = nil
 }
 
 // providerRegistryHCL is a provider block reading host with credentials.
