@@ -83,3 +83,24 @@ type Deployer interface {
 	// cheaply (one read per object or release). It MUST NOT change anything.
 	Drift(ctx context.Context, item Item) (DriftReport, error)
 }
+
+type idleKey struct{}
+
+// WithIdle returns ctx carrying idle, which Idle calls: the engine passes
+// a function that gives the call's parallelism slot back and returns one
+// that takes a slot again.
+func WithIdle(ctx context.Context, idle func() (resume func())) context.Context {
+	return context.WithValue(ctx, idleKey{}, idle)
+}
+
+// Idle tells the caller that the deployer now only waits for the cluster
+// (watch events, no requests of its own), so its parallelism slot may go
+// to another deploy item. The deployer calls resume before it sends
+// requests again; resume may block until a slot is free. Without a
+// caller that supports it, Idle does nothing.
+func Idle(ctx context.Context) (resume func()) {
+	if idle, ok := ctx.Value(idleKey{}).(func() func()); ok {
+		return idle()
+	}
+	return func() {}
+}

@@ -133,71 +133,126 @@ func forceDelete(g DeletionGroup) bool {
 	return g.CustomResourceGroup != nil && g.CustomResourceGroup.ForceDelete
 }
 
-// deleteGroup runs the delete hooks, deletes every member and waits until
-// all are gone; forceDelete also removes their finalizers.
+// deleteGroup runs the delete hooks and deletes every member, then waits
+// until those that may linger are gone. An object that had no finalizers
+// when its DELETE was accepted is gone at that moment and costs no wait;
+// the rest (finalizers, graceful deletion) are followed with watches.
 func (s *Session) deleteGroup(ctx context.Context, members []ManagedResource, g DeletionGroup, status *lockedStatus) error {
 	if len(members) == 0 {
 		return nil
 	}
-	for _, r := range members {
-		if err := s.deleteOne(ctx, r, forceDelete(g)); err != nil {
+	lingering := make([]ObjectRef, len(members))
+	err := parallelEach(ctx, len(members), func(ctx context.Context, i int) error {
+		r := members[i]
+		ref, err := s.deleteOne(ctx, r, forceDelete(g))
+		switch {
+		case err != nil:
 			return err
-		}
-	}
-	pending := members
-	return poll(ctx, "waiting for deleted objects to disappear", func(ctx context.Context) (string, error) {
-		for len(pending) > 0 {
-			r := pending[0]
-			client, _, err := s.resourceFor(r.Resource)
-			if err == nil {
-				_, err = client.Get(ctx, r.Resource.Name, metav1.GetOptions{})
-			}
-			if err == nil {
-				return r.Resource.String() + " still exists", nil
-			}
-			if !apierrors.IsNotFound(err) && client != nil {
-				return "", fmt.Errorf("%s: %w", r.Resource, err)
-			}
+		case ref == nil:
 			status.remove(r.Resource)
-			pending = pending[1:]
+		default:
+			lingering[i] = *ref
 		}
-		return "", nil
+		return nil
 	})
-}
-
-func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) error {
-	ref := r.Resource
-	client, _, err := s.resourceFor(ref)
-	if meta.IsNoMatchError(err) {
-		return nil // the kind no longer exists, neither does the object
-	}
 	if err != nil {
 		return err
 	}
-	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
+	var pending []ObjectRef
+	for _, ref := range lingering {
+		if ref.Name != "" {
+			pending = append(pending, ref)
+		}
+	}
+	if len(pending) == 0 {
 		return nil
 	}
+	gone := func(ctx context.Context, r reader) (string, error) {
+		for len(pending) > 0 {
+			ref := pending[0]
+			live, err := r.get(ctx, ref)
+			if err != nil && !meta.IsNoMatchError(err) {
+				return "", err
+			}
+			// Present under another UID: recreated by someone else.
+			if err == nil && live != nil && (ref.UID == "" || string(live.GetUID()) == ref.UID) {
+				return ref.String() + " still exists", nil
+			}
+			status.remove(ref)
+			pending = pending[1:]
+		}
+		return "", nil
+	}
+	return s.await(ctx, "waiting for deleted objects to disappear", selection{refs: pending}, gone)
+}
+
+// deleteOne deletes r unless it is no longer this item's. It returns the
+// object to wait for, nil when nothing remains to wait for.
+func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) (*ObjectRef, error) {
+	ref := r.Resource
+	client, _, err := s.resourceFor(ref)
+	if meta.IsNoMatchError(err) {
+		return nil, nil // the kind no longer exists, neither does the object
+	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", ref, err)
+		return nil, err
+	}
+	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
 	owner := live.GetLabels()[OwnerLabel]
 	if r.Policy == PolicyFallback && owner != s.owner {
-		return nil // another item's object, never ours to delete
+		return nil, nil // another item's object, never ours to delete
 	}
 	if ref.UID != "" && string(live.GetUID()) != ref.UID && owner != s.owner {
-		return nil // recreated by someone else since we recorded it
+		return nil, nil // recreated by someone else since we recorded it
 	}
 	for _, patch := range deletePatches(r, force) {
-		if _, err := client.Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: s.manager + "/delete"}); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("%s: patch before delete: %w", ref, err)
+		patched, err := client.Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: s.manager + "/delete"})
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: patch before delete: %w", ref, err)
+		}
+		live = patched
+	}
+	ref.UID = string(live.GetUID())
+	// The preconditions make the DELETE act on exactly the version read:
+	// if that had no finalizers, the object is gone once the call returns.
+	uid, version := live.GetUID(), live.GetResourceVersion()
+	propagation := metav1.DeletePropagationBackground
+	opts := metav1.DeleteOptions{PropagationPolicy: &propagation, Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &version}}
+	err = client.Delete(ctx, ref.Name, opts)
+	if apierrors.IsConflict(err) {
+		// Changed since it was read (a controller wrote its status, or
+		// added a finalizer): delete whatever version it is now, and wait.
+		opts.Preconditions.ResourceVersion = nil
+		if err = client.Delete(ctx, ref.Name, opts); err == nil {
+			return &ref, nil
 		}
 	}
-	propagation := metav1.DeletePropagationBackground
-	if err := client.Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &propagation}); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("%s: %w", ref, err)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
 	}
-	return nil
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref, err)
+	}
+	if len(live.GetFinalizers()) > 0 || deletedGracefully(ref) {
+		return &ref, nil
+	}
+	return nil, nil
+}
+
+// deletedGracefully reports whether the API server keeps objects of ref's
+// kind for a while after an accepted DELETE even without finalizers: pods
+// (their grace period) and namespaces (their contents go first).
+func deletedGracefully(ref ObjectRef) bool {
+	return ref.APIVersion == "v1" && (ref.Kind == "Pod" || ref.Kind == "Namespace")
 }
 
 // deletePatches are the merge patches to send before deleting r.

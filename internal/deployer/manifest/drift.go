@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
@@ -13,7 +14,8 @@ import (
 // Drift reads every managed object once and reports the first one that is
 // missing, owned by someone else, or differs from its manifest. Objects
 // the manifest no longer lists are a configuration change, not drift, and
-// are left to Apply.
+// are left to Apply. Several objects of one kind in one namespace are read
+// with one list by the item's owner label; the reads run in parallel.
 func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedResource) (deployer.DriftReport, error) {
 	mappings, err := s.resolve(objs)
 	if err != nil {
@@ -23,30 +25,101 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 	for _, d := range objs {
 		byKey[keyOf(d.Ref())] = d
 	}
+	var checked []ManagedResource
+	var desired []*Desired
 	for _, r := range managed {
-		d, ok := byKey[keyOf(r.Resource)]
-		if !ok || r.Policy == PolicyIgnore {
-			continue
+		if d, ok := byKey[keyOf(r.Resource)]; ok && r.Policy != PolicyIgnore {
+			checked, desired = append(checked, r), append(desired, d)
 		}
-		live, err := s.client(mappings[d], r.Resource.Namespace).Get(ctx, r.Resource.Name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
+	}
+	live, err := s.readAll(ctx, checked, func(i int) mapping { return mappings[desired[i]] })
+	if err != nil {
+		return deployer.DriftReport{}, err
+	}
+	for i, r := range checked {
+		switch {
+		case live[i] == nil:
 			return drifted("%s no longer exists", r.Resource), nil
-		}
-		if err != nil {
-			return deployer.DriftReport{}, fmt.Errorf("%s: %w", r.Resource, err)
-		}
-		if owner := live.GetLabels()[OwnerLabel]; owner != s.owner {
+		case live[i].GetLabels()[OwnerLabel] != s.owner:
 			return drifted("%s is no longer labeled as owned by this deploy item", r.Resource), nil
-		}
-		if r.Policy == PolicyImmutable {
+		case r.Policy == PolicyImmutable:
 			continue
 		}
-		if path := firstDifference("", expected(d), live.Object); path != "" {
+		if path := firstDifference("", expected(desired[i]), live[i].Object); path != "" {
 			// Only the path: the values may be secret.
 			return drifted("%s differs from its manifest at %s", r.Resource, path), nil
 		}
 	}
 	return deployer.DriftReport{}, nil
+}
+
+// readAll returns the live objects of managed (nil where one does not
+// exist). An
+// object alone of its kind and namespace is read by name; several are
+// listed by the owner label, which one request answers for all.
+func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappingOf func(int) mapping) ([]*unstructured.Unstructured, error) {
+	type group struct {
+		m       mapping
+		ns      string
+		members []int
+	}
+	var groups []*group
+	index := map[streamKey]*group{}
+	for i, r := range managed {
+		m := mappingOf(i)
+		k := streamKey{gvr: m.GVR}
+		if m.Namespaced {
+			k.namespace = r.Resource.Namespace
+		}
+		g := index[k]
+		if g == nil {
+			g = &group{m: m, ns: k.namespace}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, i)
+	}
+	live := make([]*unstructured.Unstructured, len(managed))
+	err := parallelEach(ctx, len(groups), func(ctx context.Context, gi int) error {
+		g := groups[gi]
+		client := s.client(g.m, g.ns)
+		if len(g.members) == 1 {
+			i := g.members[0]
+			u, err := client.Get(ctx, managed[i].Resource.Name, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", managed[i].Resource, err)
+			}
+			live[i] = u
+			return nil
+		}
+		list, err := client.List(ctx, metav1.ListOptions{LabelSelector: OwnerLabel + "=" + s.owner})
+		if err != nil {
+			return fmt.Errorf("listing %s of deploy item %s: %w", g.m.GVR.Resource, s.itemID, err)
+		}
+		byName := make(map[string]*unstructured.Unstructured, len(list.Items))
+		for j := range list.Items {
+			byName[list.Items[j].GetName()] = &list.Items[j]
+		}
+		for _, i := range g.members {
+			if live[i] = byName[managed[i].Resource.Name]; live[i] != nil {
+				continue
+			}
+			// Gone, or relabeled: only a read by name tells which (drift
+			// either way, so this is rare).
+			u, err := client.Get(ctx, managed[i].Resource.Name, metav1.GetOptions{})
+			if err != nil && !apierrors.IsNotFound(err) {
+				return fmt.Errorf("%s: %w", managed[i].Resource, err)
+			}
+			if err == nil {
+				live[i] = u
+			}
+		}
+		return nil
+	})
+	return live, err
 }
 
 func drifted(format string, args ...any) deployer.DriftReport {
@@ -61,16 +134,28 @@ func (s *Session) Compare(ctx context.Context, objs []*Desired) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	for _, d := range objs {
-		ref := d.Ref()
-		live, err := s.client(mappings[d], ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	live := make([]*unstructured.Unstructured, len(objs))
+	err = parallelEach(ctx, len(objs), func(ctx context.Context, i int) error {
+		ref := objs[i].Ref()
+		u, err := s.client(mappings[objs[i]], ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
-			return fmt.Sprintf("%s no longer exists", ref), nil
+			return nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", ref, err)
+			return fmt.Errorf("%s: %w", ref, err)
 		}
-		if path := firstDifference("", d.Object.Object, live.Object); path != "" {
+		live[i] = u
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	for i, d := range objs {
+		ref := d.Ref()
+		if live[i] == nil {
+			return fmt.Sprintf("%s no longer exists", ref), nil
+		}
+		if path := firstDifference("", d.Object.Object, live[i].Object); path != "" {
 			return fmt.Sprintf("%s differs from the release manifest at %s", ref, path), nil
 		}
 	}

@@ -3,10 +3,7 @@ package manifest
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -31,54 +28,66 @@ func (c *ReadinessCheckConfig) validate() error {
 }
 
 // WaitReady waits until every object exists and passes the default checks
-// (unless disabled) and every custom check passes, polling with a growing
-// interval until ctx ends. A timeout names the object and the condition
-// that was not met. Objects in seen were just read or written by the
-// caller; those of kinds without a default check need no further read.
+// (unless disabled) and every custom check passes, until ctx ends. A
+// timeout names the object and the condition that was not met. Objects in
+// seen were just read or written by the caller; those of kinds without a
+// default check need no further read. The first check reads each object
+// once; whatever is not ready then is followed with watches (see await),
+// so the wait ends as soon as the rollout does.
 func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessCheckConfig, seen map[*Desired]bool) error {
 	if _, err := s.resolve(objs); err != nil {
 		return err
 	}
-	var pending []*Desired
+	var pending []ObjectRef
 	for _, d := range objs {
 		if !seen[d] || (!cfg.DisableDefault && hasDefaultCheck(d.Object.GetKind())) {
-			pending = append(pending, d)
+			pending = append(pending, d.Ref())
 		}
 	}
-	err := poll(ctx, "waiting for readiness", func(ctx context.Context) (string, error) {
+	var custom []CustomCheck
+	for _, cc := range cfg.Custom {
+		if !cc.Disabled {
+			custom = append(custom, cc)
+		}
+	}
+	ready := func(ctx context.Context, r reader) (string, error) {
 		for len(pending) > 0 {
-			d := pending[0]
-			ref := d.Ref()
-			client, _, err := s.resourceFor(ref)
+			ref := pending[0]
+			live, err := r.get(ctx, ref)
 			if err != nil {
 				return "", err
 			}
-			live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
-			if apierrors.IsNotFound(err) {
+			if live == nil {
 				return ref.String() + " does not exist", nil
-			}
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", ref, err)
 			}
 			if !cfg.DisableDefault {
 				if why := defaultNotReady(live); why != "" {
 					return ref.String() + " is not ready: " + why, nil
 				}
 			}
-			pending = pending[1:]
+			pending = pending[1:] // ready once is ready: never read again
 		}
-		for _, cc := range cfg.Custom {
-			if cc.Disabled {
-				continue
-			}
-			why, err := s.customNotReady(ctx, cc)
+		for len(custom) > 0 {
+			why, err := customNotReady(ctx, r, custom[0])
 			if err != nil || why != "" {
 				return why, err
 			}
+			custom = custom[1:]
 		}
 		return "", nil
-	})
-	return err
+	}
+	why, err := ready(ctx, liveReader{s})
+	if err != nil || why == "" {
+		return err
+	}
+	sel := selection{refs: pending}
+	for _, cc := range custom {
+		sel.refs = append(sel.refs, cc.ResourceSelector...)
+		if cc.LabelSelector != nil {
+			sel.labels = append(sel.labels, cc.LabelSelector)
+		}
+	}
+	return s.await(ctx, "waiting for readiness", sel, ready)
 }
 
 func hasDefaultCheck(kind string) bool {
@@ -159,41 +168,4 @@ func defaultNotReady(u *unstructured.Unstructured) string {
 		}
 	}
 	return ""
-}
-
-// objectsOf lists the objects a custom check selects.
-func (s *Session) objectsOf(ctx context.Context, cc CustomCheck) ([]unstructured.Unstructured, error) {
-	var out []unstructured.Unstructured
-	for _, ref := range cc.ResourceSelector {
-		client, _, err := s.resourceFor(ref)
-		if err != nil {
-			return nil, err
-		}
-		live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("readiness check %q: %s: %w", cc.Name, ref, err)
-		}
-		out = append(out, *live)
-	}
-	if ls := cc.LabelSelector; ls != nil {
-		ref := ObjectRef{APIVersion: ls.APIVersion, Kind: ls.Kind}
-		client, m, err := s.resourceFor(ref)
-		if err != nil {
-			return nil, err
-		}
-		if m.Namespaced {
-			// all namespaces, as Landscaper does
-			client = s.clients.Dynamic.Resource(m.GVR)
-		}
-		var sel []string
-		for k, v := range ls.Labels {
-			sel = append(sel, k+"="+v)
-		}
-		list, err := client.List(ctx, metav1.ListOptions{LabelSelector: strings.Join(sel, ",")})
-		if err != nil {
-			return nil, fmt.Errorf("readiness check %q: listing %s: %w", cc.Name, ls.Kind, err)
-		}
-		out = append(out, list.Items...)
-	}
-	return out, nil
 }

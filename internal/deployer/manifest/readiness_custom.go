@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/util/jsonpath"
 )
 
@@ -164,18 +165,33 @@ func jsonEqual(actual any, raw json.RawMessage) bool {
 	return reflect.DeepEqual(want, have)
 }
 
-// customNotReady returns why the objects of cc do not meet its requirements.
-func (s *Session) customNotReady(ctx context.Context, cc CustomCheck) (string, error) {
-	objs, err := s.objectsOf(ctx, cc)
-	if err != nil {
-		return "", err
+// customNotReady returns why the objects of cc do not meet its
+// requirements; an object it names that does not exist (yet) is not ready.
+func customNotReady(ctx context.Context, r reader, cc CustomCheck) (string, error) {
+	var objs []unstructured.Unstructured
+	for _, ref := range cc.ResourceSelector {
+		live, err := r.get(ctx, ref)
+		if err != nil {
+			return "", fmt.Errorf("readiness check %q: %w", cc.Name, err)
+		}
+		if live == nil {
+			return fmt.Sprintf("readiness check %q: %s does not exist", cc.Name, ref), nil
+		}
+		objs = append(objs, *live)
+	}
+	if ls := cc.LabelSelector; ls != nil {
+		list, err := r.selected(ctx, ls)
+		if err != nil {
+			return "", fmt.Errorf("readiness check %q: %w", cc.Name, err)
+		}
+		objs = append(objs, list...)
 	}
 	if len(objs) == 0 {
 		return fmt.Sprintf("readiness check %q selects no object", cc.Name), nil
 	}
 	for _, o := range objs {
-		for _, r := range cc.Requirements {
-			why, err := r.met(o.Object)
+		for _, req := range cc.Requirements {
+			why, err := req.met(o.Object)
 			if err != nil {
 				return "", fmt.Errorf("readiness check %q: %w", cc.Name, err)
 			}

@@ -140,32 +140,46 @@ func (s *Session) client(m mapping, namespace string) dynamic.ResourceInterface 
 	return s.clients.Dynamic.Resource(m.GVR)
 }
 
+// workers bounds the requests one session sends at once.
+const workers = 16
+
 // parallel runs fn for every object with a bounded number of workers and
 // returns the first error; fn must be safe for concurrent use.
 func parallel(ctx context.Context, objs []*Desired, fn func(context.Context, *Desired) error) error {
-	const workers = 16
+	return parallelEach(ctx, len(objs), func(ctx context.Context, i int) error { return fn(ctx, objs[i]) })
+}
+
+// parallelEach runs fn for 0 … n-1 with a bounded number of workers and
+// returns the first error; fn must be safe for concurrent use.
+func parallelEach(ctx context.Context, n int, fn func(context.Context, int) error) error {
+	if n == 1 { // the common case needs no goroutine
+		if err := fn(ctx, 0); err != nil {
+			return err
+		}
+		return ctx.Err()
+	}
 	sem := make(chan struct{}, workers)
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
 	)
-	for _, d := range objs {
+	for i := 0; i < n; i++ {
 		if ctx.Err() != nil {
 			break
 		}
 		sem <- struct{}{}
 		wg.Add(1)
-		go func(d *Desired) {
+		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
-			if err := fn(ctx, d); err != nil {
+			if err := fn(ctx, i); err != nil {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err
 				}
 				mu.Unlock()
 			}
-		}(d)
+		}(i)
 	}
 	wg.Wait()
 	if firstErr == nil && ctx.Err() != nil {

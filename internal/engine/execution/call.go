@@ -60,12 +60,14 @@ func (r *run) call(it *snapshot.DeployItem, phaseName string, do func(context.Co
 	if err != nil {
 		return err
 	}
-	if err := r.j.Acquire(); err != nil {
+	slot, err := r.j.AcquireSlot()
+	if err != nil {
 		return err
 	}
-	defer r.j.Release()
+	defer slot.Close()
 	ctx, cancel := r.j.CallContext(c.Item.Timeout)
 	defer cancel()
+	ctx = deployer.WithIdle(ctx, slot.Idle) // a deployer that only waits gives the slot back
 	for attempt := 0; ; attempt++ {
 		c.Item.ProviderStatus = it.ProviderStatus
 		res, err := r.bounded(ctx, func() (deployer.Result, error) { return do(ctx, c) })

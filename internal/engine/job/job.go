@@ -8,6 +8,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -96,6 +97,62 @@ func (j *Job) Acquire() error {
 
 // Release returns a slot taken by Acquire.
 func (j *Job) Release() { <-j.slots }
+
+// Slot is one deployer call's parallelism slot, which the call may give
+// back while it only waits (deployer.Idle).
+type Slot struct {
+	j            *Job
+	mu           sync.Mutex
+	held, closed bool
+}
+
+// AcquireSlot takes a slot like Acquire; the caller must call Close.
+func (j *Job) AcquireSlot() (*Slot, error) {
+	if err := j.Acquire(); err != nil {
+		return nil, err
+	}
+	return &Slot{j: j, held: true}, nil
+}
+
+// Idle gives the slot back; resume takes one again, waiting until one is
+// free (also after an interrupt, so that the accounting stays exact).
+// After Close, resume takes nothing: a call given up after its grace
+// period must not hold a slot nobody returns.
+func (s *Slot) Idle() (resume func()) {
+	s.mu.Lock()
+	if s.held {
+		s.held = false
+		s.j.Release()
+	}
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		if s.held || s.closed {
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		s.j.slots <- struct{}{}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.held || s.closed {
+			s.j.Release()
+			return
+		}
+		s.held = true
+	}
+}
+
+// Close returns the slot if it is held.
+func (s *Slot) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.held {
+		s.held = false
+		s.j.Release()
+	}
+}
 
 // CallContext returns the context of one deployer call: bounded by timeout
 // (0 = none) and cancelled half the Grace after an interrupt, so a running
