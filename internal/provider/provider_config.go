@@ -17,6 +17,9 @@ type providerModel struct {
 	Registry                    *registryModel     `tfsdk:"registry"`
 	RenderLimits                *renderLimitsModel `tfsdk:"render_limits"`
 	AllowExecInBlueprintTargets types.Bool         `tfsdk:"allow_exec_in_blueprint_targets"`
+	Parallelism                 types.Int64        `tfsdk:"parallelism"`
+	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
+	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -88,6 +91,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	for name, a := range securityAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	tuningAttributes(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -106,7 +110,7 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec)
+	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -30,8 +30,8 @@ type providerData struct {
 	security *security
 }
 
-func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings) *providerData {
-	pool := target.NewPool(target.WithUntrustedCredentials(sec.allowUntrustedCredentials))
+func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings, tune tuning) *providerData {
+	pool := target.NewPool(append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials))...)
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
 	components := &componentAccess{registry: registry}
@@ -40,7 +40,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	return &providerData{
 		version:    version,
 		host:       &hostCluster{settings: host},
-		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool},
+		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
 		security:   &security{pool: pool, limits: sec.limits},
 	}
