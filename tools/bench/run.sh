@@ -16,6 +16,11 @@
 #   requests  API requests per object: apiserver_request_total before and
 #             after a create of workload A, a no-op plan, a no-op apply and
 #             a destroy (REQ_REPS repetitions, default 3; fewest counted).
+#   scale     workload S: independent ConfigMap deploy items, one
+#             installation of N = 100 and N = 1,000, and 50 installations
+#             x 20; times apply, a no-op plan (its refresh included) and
+#             destroy (SCALE_RUNS each, default 3), and the provider
+#             processes' peak resident memory during each.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # ITEMS (default 20) length of the chain. Every run uses a fresh, uniquely
@@ -28,8 +33,8 @@ cd "$repo"
 RUNS=${RUNS:-5}
 ITEMS=${ITEMS:-20}
 what=${1:-all}
-case $what in chain | helm | requests | all) ;; *)
-	echo "usage: $0 [chain|helm|requests|all]" >&2
+case $what in chain | helm | requests | scale | all) ;; *)
+	echo "usage: $0 [chain|helm|requests|scale|all]" >&2
 	exit 2
 	;;
 esac
@@ -44,7 +49,17 @@ kc() { kubectl --kubeconfig "$kubeconfig" "$@"; }
 kc get --raw /readyz >/dev/null 2>&1 || make --no-print-directory cluster-up
 
 mkdir -p "$provider_dir"
-go build -o "$provider_dir/terraform-provider-landscaper" .
+# Built as released (.goreleaser.yml), and started through /usr/bin/time,
+# which appends the provider process's peak resident set (KiB) to
+# $PROVIDER_RSS_LOG at every start: Terraform starts it several times per
+# command, and passes its environment on.
+go build -trimpath -ldflags "-s -w" -o "$provider_dir/terraform-provider-landscaper.bin" .
+export PROVIDER_RSS_LOG="$bench_dir/provider-rss.log"
+cat >"$provider_dir/terraform-provider-landscaper" <<'WRAP'
+#!/bin/sh
+exec /usr/bin/time -f %M -a -o "$PROVIDER_RSS_LOG" "$0.bin" "$@"
+WRAP
+chmod +x "$provider_dir/terraform-provider-landscaper"
 
 # dev_overrides: Terraform uses the binary just built, offline, no init.
 export TF_CLI_CONFIG_FILE="$bench_dir/terraformrc" TF_IN_AUTOMATION=1
@@ -94,6 +109,7 @@ workload() {
 	cp -r "tools/bench/workloads/$name" "$dir"
 	printf 'kubeconfig_path = "%s"\nnamespace = "%s"\n' "$kubeconfig" "$ns" >"$dir/terraform.tfvars"
 	[ "$name" != chain ] || printf 'item_count = %s\n' "$ITEMS" >>"$dir/terraform.tfvars"
+	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n' "$2" "$3" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
 }
@@ -220,6 +236,48 @@ bench_helm() {
 	echo "| B: same Deployment by kubectl apply + rollout status | $(printf '%s' "$ref" | stats) |"
 }
 
+# peak_rss: the largest provider peak (MiB) logged since the log was cleared.
+peak_rss() { awk '/^[0-9]+$/ && $1 > m {m = $1} END {printf "%.0f", m/1024}' "$PROVIDER_RSS_LOG" 2>/dev/null || echo 0; }
+
+# bench_scale_one N INSTALLATIONS: SCALE_RUNS apply / no-op plan / destroy
+# triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps.
+bench_scale_one() {
+	local n=$1 inst=$2 total=$(($1 * $2)) i t apply="" plan="" destroy="" rss_a=0 rss_p=0 rss_d=0 r
+	workload scale "$n" "$inst"
+	for ((i = 0; i <= ${SCALE_RUNS:-3}; i++)); do
+		: >"$PROVIDER_RSS_LOG"
+		t=$(now)
+		tf apply -auto-approve || { echo "apply of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; }
+		((i == 0)) || apply+="$(elapsed "$t")"$'\n'
+		r=$(peak_rss) && ((r <= rss_a)) || rss_a=$r
+		expect_configmaps "$total"
+		: >"$PROVIDER_RSS_LOG"
+		t=$(now)
+		tf plan -detailed-exitcode || { echo "a no-op plan of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; }
+		((i == 0)) || plan+="$(elapsed "$t")"$'\n'
+		r=$(peak_rss) && ((r <= rss_p)) || rss_p=$r
+		: >"$PROVIDER_RSS_LOG"
+		t=$(now)
+		tf destroy -auto-approve || { echo "destroy of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; }
+		((i == 0)) || destroy+="$(elapsed "$t")"$'\n'
+		r=$(peak_rss) && ((r <= rss_d)) || rss_d=$r
+		expect_configmaps 0
+	done
+	local what="$inst x $n"
+	((inst > 1)) || what="N = $n"
+	echo "| S: $what ConfigMaps: apply | $(printf '%s' "$apply" | stats) | $rss_a MiB |"
+	echo "| S: $what: no-op plan | $(printf '%s' "$plan" | stats) | $rss_p MiB |"
+	echo "| S: $what: destroy | $(printf '%s' "$destroy" | stats) | $rss_d MiB |"
+}
+
+bench_scale() {
+	echo "| command | min / median / max of ${SCALE_RUNS:-3} runs (wall) | provider peak RSS |"
+	echo "|---|---|---|"
+	bench_scale_one 100 1
+	bench_scale_one 1000 1
+	bench_scale_one 20 50
+}
+
 # snapshot FILE: the API server's apiserver_request_total series.
 snapshot() { kc get --raw /metrics | grep '^apiserver_request_total' >"$1"; }
 # delta BEFORE AFTER -> "ALL OURS": requests between two snapshots, all of
@@ -284,4 +342,5 @@ fi
 case $what in chain | all) bench_floor && bench_chain ;; esac
 case $what in helm | all) bench_helm ;; esac
 case $what in requests | all) echo && bench_requests ;; esac
+case $what in scale | all) echo && bench_scale ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

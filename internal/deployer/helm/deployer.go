@@ -235,9 +235,18 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if err != nil {
 		return itemError(item, err)
 	}
-	_, err = runLocked(ctx, &d.locks, rel.Namespace+"/"+rel.Name, func() (struct{}, error) {
-		return struct{}{}, r.uninstall(uninstallOpts, remaining(ctx, defaultActionTimeout))
+	// Helm would wait for the objects by re-reading them every 2 s; the
+	// session follows them with watches instead, outside the release lock.
+	deleted, err := runLocked(ctx, &d.locks, rel.Namespace+"/"+rel.Name, func() ([]*manifest.Desired, error) {
+		objs, err := r.deletedByUninstall()
+		if err != nil {
+			return nil, err
+		}
+		return objs, r.uninstall(uninstallOpts, remaining(ctx, defaultActionTimeout), false)
 	})
+	if err == nil {
+		err = manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace).WaitGone(ctx, deleted)
+	}
 	return itemError(item, err)
 }
 

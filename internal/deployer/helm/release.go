@@ -10,9 +10,11 @@ import (
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage/driver"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
@@ -73,7 +75,7 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 	if last != nil {
 		switch last.Info.Status {
 		case release.StatusPendingInstall, release.StatusUninstalling:
-			if err := r.uninstall(opts.Uninstall, timeout); err != nil {
+			if err := r.uninstall(opts.Uninstall, timeout, true); err != nil {
 				return nil, fmt.Errorf("recovering from an interrupted install: %w", err)
 			}
 			last = nil
@@ -105,18 +107,40 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 	return rel, r.classify("upgrade", err)
 }
 
-// uninstall removes the release and waits until its objects are gone; a
-// missing release is fine.
-func (r *releaser) uninstall(opts ActionOptions, timeout time.Duration) error {
+// uninstall removes the release; a missing release is fine. With wait,
+// Helm waits until its objects are gone, re-reading them every 2 s;
+// without, the caller waits (Delete follows them with watches).
+func (r *releaser) uninstall(opts ActionOptions, timeout time.Duration, wait bool) error {
 	u := action.NewUninstall(r.cfg)
 	u.IgnoreNotFound = true
-	u.Wait = true
+	u.Wait = wait
 	u.Timeout = opts.timeout(timeout)
 	_, err := u.Run(r.name)
 	if err != nil && !errors.Is(err, driver.ErrReleaseNotFound) {
 		return r.classify("uninstall", err)
 	}
 	return nil
+}
+
+// deletedByUninstall returns the objects an uninstall of the newest
+// revision deletes: its manifest without what Helm keeps
+// (helm.sh/resource-policy: keep).
+func (r *releaser) deletedByUninstall() ([]*manifest.Desired, error) {
+	last, err := r.last()
+	if err != nil || last == nil {
+		return nil, err
+	}
+	objs, err := releaseObjects(last)
+	if err != nil {
+		return nil, err
+	}
+	out := objs[:0]
+	for _, d := range objs {
+		if d.Object.GetAnnotations()[kube.ResourcePolicyAnno] != kube.KeepPolicy {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // classify names the release; chart rendering and validation errors are

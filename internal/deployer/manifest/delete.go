@@ -167,9 +167,34 @@ func (s *Session) deleteGroup(ctx context.Context, members []ManagedResource, g 
 	if len(pending) == 0 {
 		return nil
 	}
-	gone := func(ctx context.Context, r reader) (string, error) {
-		for len(pending) > 0 {
-			ref := pending[0]
+	return s.await(ctx, "waiting for deleted objects to disappear", selection{refs: pending}, goneCheck(&pending, status.remove))
+}
+
+// WaitGone waits until none of objs exists any more (or exists under
+// another UID than recorded): one read each, then watches for the rest.
+// The Helm deployer uses it after an uninstall.
+func (s *Session) WaitGone(ctx context.Context, objs []*Desired) error {
+	if _, err := s.resolve(objs); err != nil {
+		return err
+	}
+	pending := make([]ObjectRef, 0, len(objs))
+	for _, d := range objs {
+		pending = append(pending, d.Ref())
+	}
+	gone := goneCheck(&pending, func(ObjectRef) {})
+	why, err := gone(ctx, liveReader{s})
+	if err != nil || why == "" {
+		return err
+	}
+	return s.await(ctx, "waiting for deleted objects to disappear", selection{refs: pending}, gone)
+}
+
+// goneCheck reports the first of *pending that still exists; those found
+// gone are dropped from it and passed to onGone.
+func goneCheck(pending *[]ObjectRef, onGone func(ObjectRef)) check {
+	return func(ctx context.Context, r reader) (string, error) {
+		for len(*pending) > 0 {
+			ref := (*pending)[0]
 			live, err := r.get(ctx, ref)
 			if err != nil && !meta.IsNoMatchError(err) {
 				return "", err
@@ -178,12 +203,11 @@ func (s *Session) deleteGroup(ctx context.Context, members []ManagedResource, g 
 			if err == nil && live != nil && (ref.UID == "" || string(live.GetUID()) == ref.UID) {
 				return ref.String() + " still exists", nil
 			}
-			status.remove(ref)
-			pending = pending[1:]
+			onGone(ref)
+			*pending = (*pending)[1:]
 		}
 		return "", nil
 	}
-	return s.await(ctx, "waiting for deleted objects to disappear", selection{refs: pending}, gone)
 }
 
 // deleteOne deletes r unless it is no longer this item's. It returns the

@@ -1,0 +1,51 @@
+# Scale workloads: `installations` installations, each rendering
+# `item_count` independent ConfigMap deploy items (N = 100 and 1,000 in one
+# installation; 50 installations × 20 items).
+
+terraform {
+  required_providers {
+    landscaper = {
+      source = "landscaper-terraform/landscaper"
+    }
+  }
+}
+
+provider "landscaper" {}
+
+variable "kubeconfig_path" {
+  type = string
+}
+
+variable "namespace" {
+  type        = string
+  description = "Existing namespace the ConfigMaps go to (created and deleted by tools/bench/run.sh)."
+}
+
+variable "item_count" {
+  type    = number
+  default = 100
+}
+
+variable "installations" {
+  type    = number
+  default = 1
+}
+
+resource "landscaper_target" "cluster" {
+  name       = "bench"
+  kubeconfig = file(var.kubeconfig_path)
+}
+
+resource "landscaper_installation" "scale" {
+  count     = var.installations
+  name      = "scale-${count.index}"
+  blueprint = { path = "${path.module}/blueprint" }
+  imports = {
+    targets = { cluster = landscaper_target.cluster.target }
+    data = {
+      namespace = var.namespace
+      prefix    = "i${count.index}"
+      count     = var.item_count
+    }
+  }
+}
