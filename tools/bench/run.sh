@@ -20,9 +20,13 @@
 #             installation of N = 100 and N = 1,000, and 50 installations
 #             x 20; times apply, a no-op plan (its refresh included) and
 #             destroy (SCALE_RUNS each, default 3), and the provider
-#             processes' peak resident memory during each.
+#             processes' peak resident memory during each. SCALE_TFVARS
+#             adds lines to its terraform.tfvars (e.g. 'parallelism = 10',
+#             'cluster_qps = 200'); SCALE_ONLY=100|1000|50x20 runs one.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
+# PEER_HELM: a built hashicorp/helm provider binary to run workload B
+# against, in turns with this provider (bench_helm_vs_peer);
 # ITEMS (default 20) length of the chain. Every run uses a fresh, uniquely
 # named namespace, and everything is destroyed and deleted on exit.
 set -euo pipefail
@@ -63,10 +67,19 @@ chmod +x "$provider_dir/terraform-provider-landscaper"
 
 # dev_overrides: Terraform uses the binary just built, offline, no init.
 export TF_CLI_CONFIG_FILE="$bench_dir/terraformrc" TF_IN_AUTOMATION=1
+# The hashicorp/helm peer, when built (PEER_HELM: its binary; see
+# RESULTS.md for how it was built), runs against workload B in turns.
+peer_dir="$bench_dir/peers"
+PEER_HELM=${PEER_HELM:-}
+if [ -n "$PEER_HELM" ]; then
+	mkdir -p "$peer_dir"
+	cp "$PEER_HELM" "$peer_dir/terraform-provider-helm"
+fi
 cat >"$TF_CLI_CONFIG_FILE" <<TFRC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/landscaper-terraform/landscaper" = "$provider_dir"
+    "registry.terraform.io/hashicorp/helm" = "$peer_dir"
   }
   direct {}
 }
@@ -107,9 +120,10 @@ workload() {
 	kc create namespace "$ns" >/dev/null
 	namespaces+=("$ns")
 	cp -r "tools/bench/workloads/$name" "$dir"
+	[ "$name" != helm-peer ] || cp -r tools/bench/workloads/helm/blueprint/charts/bench "$dir/bench"
 	printf 'kubeconfig_path = "%s"\nnamespace = "%s"\n' "$kubeconfig" "$ns" >"$dir/terraform.tfvars"
 	[ "$name" != chain ] || printf 'item_count = %s\n' "$ITEMS" >>"$dir/terraform.tfvars"
-	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n' "$2" "$3" >>"$dir/terraform.tfvars"
+	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n%s\n' "$2" "$3" "${SCALE_TFVARS:-}" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
 }
@@ -273,9 +287,38 @@ bench_scale_one() {
 bench_scale() {
 	echo "| command | min / median / max of ${SCALE_RUNS:-3} runs (wall) | provider peak RSS |"
 	echo "|---|---|---|"
-	bench_scale_one 100 1
-	bench_scale_one 1000 1
-	bench_scale_one 20 50
+	case ${SCALE_ONLY:-all} in 100 | all) bench_scale_one 100 1 ;; esac
+	case ${SCALE_ONLY:-all} in 1000 | all) bench_scale_one 1000 1 ;; esac
+	case ${SCALE_ONLY:-all} in 50x20 | all) bench_scale_one 20 50 ;; esac
+}
+
+# bench_helm_vs_peer: workload B and the helm_release peer in turns (ours,
+# then the peer, RUNS times after one warm-up pair); the ratio is taken
+# pair by pair, so a machine that speeds up or slows down moves both.
+bench_helm_vs_peer() {
+	local ours peer i t a b as="" bs="" ratios=""
+	workload helm
+	ours=$WORKDIR
+	workload helm-peer
+	peer=$WORKDIR
+	for ((i = 0; i <= RUNS; i++)); do
+		WORKDIR=$ours
+		t=$(now)
+		tf apply -auto-approve || { echo "workload B failed (log: $work/terraform.log)" >&2; exit 1; }
+		a=$(elapsed "$t")
+		tf destroy -auto-approve
+		WORKDIR=$peer
+		t=$(now)
+		tf apply -auto-approve || { echo "helm_release peer failed (log: $work/terraform.log)" >&2; exit 1; }
+		b=$(elapsed "$t")
+		tf destroy -auto-approve
+		((i == 0)) && continue
+		as+="$a"$'\n' bs+="$b"$'\n'
+		ratios+="$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a/b}')"$'\n'
+	done
+	echo "| B: create (terraform apply), this provider | $(printf '%s' "$as" | stats) |"
+	echo "| B: the same chart as helm_release (wait = true), hashicorp/helm | $(printf '%s' "$bs" | stats) |"
+	echo "| B: ratio this provider / helm_release, pair by pair | $(printf '%s' "$ratios" | stats | sed 's/ s//g') |"
 }
 
 # snapshot FILE: the API server's apiserver_request_total series.
@@ -341,6 +384,7 @@ if [ "$what" = chain ] || [ "$what" = helm ] || [ "$what" = all ]; then
 fi
 case $what in chain | all) bench_floor && bench_chain ;; esac
 case $what in helm | all) bench_helm ;; esac
+case $what in helm | all) [ -z "$PEER_HELM" ] || bench_helm_vs_peer ;; esac
 case $what in requests | all) echo && bench_requests ;; esac
 case $what in scale | all) echo && bench_scale ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -10,7 +10,20 @@ terraform {
   }
 }
 
-provider "landscaper" {}
+provider "landscaper" {
+  parallelism = var.parallelism
+  cluster_qps = var.cluster_qps
+}
+
+variable "parallelism" {
+  type    = number
+  default = null # the provider's default
+}
+
+variable "cluster_qps" {
+  type    = number
+  default = null # the provider's default
+}
 
 variable "kubeconfig_path" {
   type = string
