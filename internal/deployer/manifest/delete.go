@@ -214,19 +214,16 @@ func goneCheck(pending *[]ObjectRef, onGone func(ObjectRef)) check {
 // object to wait for, nil when nothing remains to wait for.
 func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) (*ObjectRef, error) {
 	ref := r.Resource
-	client, _, err := s.resourceFor(ref)
+	live, err := liveReader{s}.get(ctx, ref)
 	if meta.IsNoMatchError(err) {
 		return nil, nil // the kind no longer exists, neither does the object
 	}
-	if err != nil {
+	if err != nil || live == nil {
 		return nil, err
 	}
-	live, err := client.Get(ctx, ref.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
+	client, _, err := s.resourceFor(ref)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ref, err)
+		return nil, err
 	}
 	owner := live.GetLabels()[OwnerLabel]
 	if r.Policy == PolicyFallback && owner != s.owner {

@@ -3,8 +3,8 @@ package manifest
 import (
 	"context"
 	"strings"
-	"testing"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
