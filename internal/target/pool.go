@@ -56,6 +56,12 @@ func WithWrapTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(p *Pool) { p.wrap = wrap }
 }
 
+// WithRateLimit replaces DefaultQPS and DefaultBurst (the provider's
+// cluster_qps and cluster_burst); qps <= 0 means no client-side limit.
+func WithRateLimit(qps float32, burst int) Option {
+	return func(p *Pool) { p.qps, p.burst = qps, burst }
+}
+
 // NewPool returns an empty pool.
 func NewPool(opts ...Option) *Pool {
 	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, trusted: map[[sha256.Size]byte]bool{}}
