@@ -124,7 +124,10 @@ func requestToken(ctx context.Context, clients *target.Clients, name, namespace 
 	tr := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "authentication.k8s.io/v1",
 		"kind":       "TokenRequest",
-		"spec":       map[string]any{"expirationSeconds": seconds},
+		// The dynamic client puts the object's name into the URL of the
+		// subresource: .../serviceaccounts/<name>/token.
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"expirationSeconds": seconds},
 	}}
 	out, err := clients.Dynamic.Resource(serviceAccounts).Namespace(namespace).Create(ctx, tr, metav1.CreateOptions{}, "token")
 	if err != nil {
