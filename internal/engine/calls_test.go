@@ -155,3 +155,46 @@ deployExecutions:
 		t.Errorf("item %s %+v", it.Phase, it.LastError)
 	}
 }
+
+// panicky panics in every call, as a broken deployer might.
+type panicky struct{ deployer.Deployer }
+
+func (panicky) Apply(context.Context, deployer.Item) (deployer.Result, error) { panic("boom") }
+func (panicky) Drift(context.Context, deployer.Item) (deployer.DriftReport, error) {
+	panic("boom")
+}
+
+func TestApply_PanickingDeployerFailsItsItem(t *testing.T) {
+	// a deployer that panics fails its own item; the job goes on, returns its snapshot, and drift reports an error instead of crashing
+	e, m, _ := newEngine()
+	e.Deployers.Register("example.com/panicky", panicky{m})
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - {name: ok, type: landscaper.gardener.cloud/mock}
+    - {name: boom, type: example.com/panicky}
+`)}
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err == nil || !strings.Contains(err.Error(), "panicked: boom") {
+		t.Fatalf("error %v", err)
+	}
+	checkFinished(t, snap)
+	items := map[string]*snapshot.DeployItem{}
+	for _, it := range snap.DeployItems() {
+		items[it.Name] = it
+	}
+	if it := items["boom"]; it == nil || it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != "Panic" {
+		t.Errorf("boom: %+v", it)
+	}
+	if it := items["ok"]; it == nil || it.Phase != api.DeployItemPhaseSucceeded || len(it.ProviderStatus) == 0 {
+		t.Errorf("ok must be deployed and recorded: %+v", it)
+	}
+	items["boom"].Phase = api.DeployItemPhaseSucceeded // so Drift asks its deployer
+	if _, err := e.Drift(context.Background(), snap, spec.Blueprint, nil); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Errorf("drift: %v", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // DriftedItem is a deploy item whose target no longer matches what it
@@ -66,7 +67,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			report, err := c.Deployer.Drift(ctx, c.Item)
+			report, err := driftOne(ctx, c)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -118,4 +119,14 @@ func driftWork(in *snapshot.Installation, bp *blueprint.Blueprint, comp *bluepri
 		out = append(out, driftWork(sub, subBP, comp)...)
 	}
 	return out
+}
+
+// driftOne runs one Drift call; a panicking deployer is an error of its item.
+func driftOne(ctx context.Context, c execution.Call) (report deployer.DriftReport, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = failure.FromPanic("the deployer", p)
+		}
+	}()
+	return c.Deployer.Drift(ctx, c.Item)
 }

@@ -89,7 +89,7 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// Render the whole tree before anything is deployed, so a render-time
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
-	tree, err := installation.RenderTree(rootInstallation(spec), prevRoot)
+	tree, err := renderTree(spec, prevRoot)
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
 		return failedJob(j, spec.Name, prevRoot, err), err
@@ -112,6 +112,17 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
 	return &Snapshot{Version: snapshot.Version, Root: root}, err
+}
+
+// renderTree is installation.RenderTree with a panic in a template or a
+// mapping turned into an error.
+func renderTree(spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedTree, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			tree, err = nil, failure.FromPanic("rendering", p)
+		}
+	}()
+	return installation.RenderTree(rootInstallation(spec), prevRoot)
 }
 
 func (e *Engine) newJob(ctx context.Context) *job.Job {

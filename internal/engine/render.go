@@ -22,7 +22,11 @@ func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	if err := validateSpec(spec); err != nil {
 		return &RenderedTree{}, err
 	}
-	return installation.RenderTree(rootInstallation(spec), rootOf(prev))
+	tree, err := renderTree(spec, rootOf(prev))
+	if tree == nil {
+		tree = &RenderedTree{}
+	}
+	return tree, err
 }
 
 // rootOf is the root installation of prev, nil for none.

@@ -86,3 +86,13 @@ func Reason(err error) string {
 	}
 	return ""
 }
+
+// ReasonPanic is the reason of the error a recovered panic becomes.
+const ReasonPanic = "Panic"
+
+// FromPanic turns the value of a recovered panic in what (a deployer
+// call, an installation's flow …) into a terminal error, so one broken
+// object fails instead of the whole process with everything it recorded.
+func FromPanic(what string, p any) error {
+	return Terminalf(ReasonPanic, "%s panicked: %v", what, p)
+}

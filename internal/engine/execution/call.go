@@ -96,6 +96,11 @@ func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error))
 	}
 	done := make(chan returned, 1)
 	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- returned{err: failure.FromPanic("the deployer", p)}
+			}
+		}()
 		res, err := call()
 		done <- returned{res, err}
 	}()

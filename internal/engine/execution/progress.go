@@ -2,6 +2,8 @@ package execution
 
 import (
 	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"sort"
 	"strings"
 
@@ -55,7 +57,14 @@ func (r *run) drive(names []string, classify func(*dag.Graph, []dag.Status) []da
 				status[i] = dag.Running
 				running++
 				it := byName[names[i]].Clone()
-				go func() { results <- work(it) }()
+				go func() {
+					defer func() {
+						if p := recover(); p != nil {
+							results <- r.panicked(it, p)
+						}
+					}()
+					results <- work(it)
+				}()
 			}
 		case dag.Wait:
 			// Take every result that is already there before classifying
@@ -73,6 +82,19 @@ func (r *run) drive(names []string, classify func(*dag.Graph, []dag.Status) []da
 			return dec, false
 		}
 	}
+}
+
+// panicked is the outcome of a worker that panicked: the item keeps what
+// it recorded and fails with the job.
+func (r *run) panicked(it *snapshot.DeployItem, p any) outcome {
+	err := failure.FromPanic("deploy item "+it.ID, p)
+	it.JobIDFinished = r.j.ID
+	if it.Phase == api.DeployItemPhaseDeleting {
+		it.Phase, it.LastError = api.DeployItemPhaseDeleteFailed, snapshot.NewError(snapshot.OperationDelete, err)
+	} else {
+		it.Phase, it.LastError = api.DeployItemPhaseFailed, snapshot.NewError(snapshot.OperationReconcile, err)
+	}
+	return outcome{name: it.Name, item: it, status: dag.Failed}
 }
 
 // collect writes the workers' results back into the execution, dropping

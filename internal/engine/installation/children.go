@@ -28,6 +28,7 @@ type child struct {
 // execution, which needs no predecessor, runs in Progressing alongside.
 func (r *run) objectsCreated() error {
 	base := newScope(r.rendering.imports)
+	r.childrenStarted = true
 	for _, c := range r.children {
 		spec := c.spec(r.spec, c.importsFrom(base))
 		go func() {
@@ -58,20 +59,15 @@ func (c *child) importsFrom(base *scope) func() (blueprint.Imports, error) {
 	}
 }
 
-// progressing runs the execution and waits until every subobject finished.
-// Its errors are terminal: the subobjects already retried what they could.
-func (r *run) progressing() error {
-	var errs []error
-	if len(r.execSpec.Items) > 0 || r.node.Execution != nil {
-		exec, err := execution.Run(r.j, r.execSpec, r.node.Execution)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if len(exec.DeployItems) == 0 && err == nil {
-			exec = nil
-		}
-		r.node.Execution = exec
+// collectChildren waits for the subinstallations started in
+// ObjectsCreated and records their results; it returns their errors.
+// Later calls return nothing.
+func (r *run) collectChildren() []error {
+	if !r.childrenStarted || r.childrenCollected {
+		return nil
 	}
+	r.childrenCollected = true
+	var errs []error
 	results := make(map[string]*snapshot.Installation, len(r.node.Subinstallations)+len(r.children))
 	for _, sub := range r.node.Subinstallations {
 		results[sub.Name] = sub // orphans whose deletion failed stay
@@ -88,6 +84,24 @@ func (r *run) progressing() error {
 		r.node.Subinstallations = append(r.node.Subinstallations, sub)
 	}
 	sort.Slice(r.node.Subinstallations, func(i, k int) bool { return r.node.Subinstallations[i].Name < r.node.Subinstallations[k].Name })
+	return errs
+}
+
+// progressing runs the execution and waits until every subobject finished.
+// Its errors are terminal: the subobjects already retried what they could.
+func (r *run) progressing() error {
+	var errs []error
+	if len(r.execSpec.Items) > 0 || r.node.Execution != nil {
+		exec, err := execution.Run(r.j, r.execSpec, r.node.Execution)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if len(exec.DeployItems) == 0 && err == nil {
+			exec = nil
+		}
+		r.node.Execution = exec
+	}
+	errs = append(errs, r.collectChildren()...)
 	if len(errs) > 0 {
 		return failure.NewTerminal("SubobjectFailed", fmt.Errorf("subobjects failed: %w", errors.Join(errs...)))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/job"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // Spec is an installation as its parent (or, for the root, the caller)
@@ -54,13 +55,20 @@ type run struct {
 	rendering *rendering
 	children  []*child
 	execSpec  execution.Spec
+
+	childrenStarted, childrenCollected bool
 }
 
 // Run runs the install flow of one installation and its subtree for job j,
 // starting from prev (nil for a new installation). The returned node is
 // always non-nil and finished with the job, and records what exists.
-func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (*snapshot.Installation, error) {
+func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (node *snapshot.Installation, err error) {
 	r := &run{j: j, spec: spec, prev: prev}
+	defer func() {
+		if p := recover(); p != nil {
+			node, err = r.node, r.panicked(p)
+		}
+	}()
 	r.node = prev.Clone()
 	if r.node == nil {
 		r.node = &snapshot.Installation{}
@@ -80,6 +88,18 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (*snapshot.Installa
 		}
 	}
 	return r.node, err
+}
+
+// panicked ends a flow that panicked (in a template, a mapping …): the
+// installation fails, children already started are awaited so that what
+// they recorded is kept, and nothing is left unfinished.
+func (r *run) panicked(p any) error {
+	err := failure.FromPanic("installation "+r.spec.Path, p)
+	r.collectChildren()
+	r.node.Phase, r.node.JobIDFinished = api.InstallationPhaseFailed, r.j.ID
+	r.node.LastError = snapshot.NewError(snapshot.OperationReconcile, err)
+	r.node.MarkInterrupted(r.j.ID, snapshot.OperationReconcile)
+	return err
 }
 
 type installSteps interface {
