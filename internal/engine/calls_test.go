@@ -62,15 +62,7 @@ func (d *fileDeployer) Drift(_ context.Context, item deployer.Item) (deployer.Dr
 // fileBlueprint deploys its own file.txt and, with sub, a subinstallation
 // whose inline blueprint deploys that blueprint's file.txt.
 func fileBlueprint(content, sub string) string {
-	bp := `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - {name: file, type: ` + fileType + `, config: {file: file.txt}}
-`
+	bp := itemsBlueprint("- {name: file, type: " + fileType + ", config: {file: file.txt}}")
 	if sub == "" {
 		return bp
 	}
@@ -130,15 +122,7 @@ func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
 	e, m, _ := newEngine()
 	e.Grace = time.Second
 	e.Deployers.Register("example.com/stubborn", stubborn{m})
-	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - {name: a, type: example.com/stubborn}
-`)}
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint("- {name: a, type: example.com/stubborn}"))}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -168,16 +152,8 @@ func TestApply_PanickingDeployerFailsItsItem(t *testing.T) {
 	// a deployer that panics fails its own item; the job goes on, returns its snapshot, and drift reports an error instead of crashing
 	e, m, _ := newEngine()
 	e.Deployers.Register("example.com/panicky", panicky{m})
-	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - {name: ok, type: landscaper.gardener.cloud/mock}
-    - {name: boom, type: example.com/panicky}
-`)}
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint(
+		"- {name: ok, type: landscaper.gardener.cloud/mock}\n- {name: boom, type: example.com/panicky}"))}
 	snap, err := e.Apply(context.Background(), spec, nil)
 	if err == nil || !strings.Contains(err.Error(), "panicked: boom") {
 		t.Fatalf("error %v", err)
@@ -197,4 +173,17 @@ deployExecutions:
 	if _, err := e.Drift(context.Background(), snap, spec.Blueprint, nil); err == nil || !strings.Contains(err.Error(), "panicked") {
 		t.Errorf("drift: %v", err)
 	}
+}
+
+// itemsBlueprint is a blueprint whose one deploy execution renders items
+// (YAML list lines).
+func itemsBlueprint(items string) string {
+	return `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+` + indent(items, "    ") + "\n"
 }
