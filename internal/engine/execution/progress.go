@@ -2,11 +2,10 @@ package execution
 
 import (
 	"fmt"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"sort"
 	"strings"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
