@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -271,9 +272,16 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 
 // deletedGracefully reports whether the API server keeps objects of ref's
 // kind for a while after an accepted DELETE even without finalizers: pods
-// (their grace period) and namespaces (their contents go first).
+// (their grace period), namespaces and CRDs (their contents go first; the
+// finalizer is added by the DELETE itself).
 func deletedGracefully(ref ObjectRef) bool {
-	return ref.APIVersion == "v1" && (ref.Kind == "Pod" || ref.Kind == "Namespace")
+	switch {
+	case ref.APIVersion == "v1":
+		return ref.Kind == "Pod" || ref.Kind == "Namespace"
+	case strings.HasPrefix(ref.APIVersion, "apiextensions.k8s.io/"):
+		return ref.Kind == "CustomResourceDefinition"
+	}
+	return false
 }
 
 // deletePatches are the merge patches to send before deleting r.

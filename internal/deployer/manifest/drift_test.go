@@ -50,7 +50,7 @@ func TestDrift_OneListPerKind(t *testing.T) {
 
 	client := dyn(t).Resource(configMaps).Namespace(ns)
 	for _, tc := range []struct{ name, patch, want string }{
-		{"b", `{"data":{"v":"2"}}`, "ConfigMap " + ns + "/b differs from its manifest at data.v"},
+		{"b", `{"data":{"v":"2"}}`, "ConfigMap " + ns + "/b differs from its manifest at .data.v"},
 		{"b", `{"data":{"v":"1"},"metadata":{"labels":{"landscaper.gardener.cloud/deploy-item":null}}}`, "ConfigMap " + ns + "/b is no longer labeled"},
 	} {
 		if _, err := client.Patch(context.Background(), tc.name, types.MergePatchType, []byte(tc.patch), metav1.PatchOptions{}); err != nil {
