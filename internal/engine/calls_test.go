@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +19,23 @@ import (
 // fileDeployer deploys the content of the blueprint file its config names,
 // as a deployer with a local chart (`chart.path`) does: every call needs
 // the files of the blueprint that rendered the item.
-type fileDeployer struct{ deployed map[string]string }
+// Items run concurrently, so the record of what is deployed has a lock.
+type fileDeployer struct {
+	mu       sync.Mutex
+	deployed map[string]string
+}
+
+func (d *fileDeployer) get(id string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.deployed[id]
+}
+
+func (d *fileDeployer) set(id, content string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.deployed[id] = content
+}
 
 const fileType = "example.com/file"
 
@@ -39,11 +56,13 @@ func (d *fileDeployer) Apply(_ context.Context, item deployer.Item) (deployer.Re
 	if err != nil {
 		return deployer.Result{}, err
 	}
-	d.deployed[item.ID] = content
+	d.set(item.ID, content)
 	return deployer.Result{ProviderStatus: json.RawMessage(`{}`)}, nil
 }
 
 func (d *fileDeployer) Delete(_ context.Context, item deployer.Item, _ deployer.DeleteOptions) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	delete(d.deployed, item.ID)
 	return nil
 }
@@ -53,7 +72,7 @@ func (d *fileDeployer) Drift(_ context.Context, item deployer.Item) (deployer.Dr
 	if err != nil {
 		return deployer.DriftReport{}, err
 	}
-	if d.deployed[item.ID] != content {
+	if d.get(item.ID) != content {
 		return deployer.DriftReport{Drifted: true, Reason: "content differs"}, nil
 	}
 	return deployer.DriftReport{}, nil
@@ -88,7 +107,7 @@ func TestDrift_DeployersGetTheBlueprintFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files.deployed["root/file"] != "root content" || files.deployed["root/sub/file"] != "sub content" {
+	if files.get("root/file") != "root content" || files.get("root/sub/file") != "sub content" {
 		t.Fatalf("deployed %v", files.deployed)
 	}
 	b, err := snapshot.Marshal(snap)
@@ -102,7 +121,7 @@ func TestDrift_DeployersGetTheBlueprintFiles(t *testing.T) {
 	if err != nil || len(drifted) != 0 {
 		t.Fatalf("drift: %v %+v", err, drifted)
 	}
-	files.deployed["root/sub/file"] = "changed behind the engine's back"
+	files.set("root/sub/file", "changed behind the engine's back")
 	drifted, err = e.Drift(context.Background(), snap, spec.Blueprint, nil)
 	if err != nil || len(drifted) != 1 || drifted[0].ID != "root/sub/file" {
 		t.Fatalf("drift: %v %+v", err, drifted)
