@@ -60,14 +60,14 @@ func TestInputPath_ErrorsPointAtTheirAttribute(t *testing.T) {
 		mappings map[string]json.RawMessage
 		want     path.Path
 	}{
-		{"MissingDataImport", "a required data import that is not given is the imports' data", `"{{ .imports.in }}"`, false,
-			blueprint.Imports{Targets: map[string]api.Target{"cluster": cluster}}, nil, path.Root("imports").AtName("data")},
+		{"MissingDataImport", "a required data import that is not given is imports", `"{{ .imports.in }}"`, false,
+			blueprint.Imports{Targets: map[string]api.Target{"cluster": cluster}}, nil, path.Root("imports")},
 		{"WrongTargetType", "a target of the wrong type is that target import", `"{{ .imports.in }}"`, false,
 			blueprint.Imports{Data: map[string]any{"in": "v"}, Targets: map[string]api.Target{"cluster": other}}, nil,
-			path.Root("imports").AtName("targets").AtMapKey("cluster")},
-		{"WrongDataType", "a data import violating its schema is the imports' data", `"{{ .imports.in }}"`, false,
+			path.Root("imports")},
+		{"WrongDataType", "a data import violating its schema is imports", `"{{ .imports.in }}"`, false,
 			blueprint.Imports{Data: map[string]any{"in": 42}, Targets: map[string]api.Target{"cluster": cluster}}, nil,
-			path.Root("imports").AtName("data")},
+			path.Root("imports")},
 		{"BadImportDataMapping", "a failing import data mapping is import_data_mappings", `"{{ .imports.in }}"`, false,
 			blueprint.Imports{Data: map[string]any{"in": "v"}, Targets: map[string]api.Target{"cluster": cluster}},
 			map[string]json.RawMessage{"m": json.RawMessage(`"(( nosuchfunction() ))"`)}, path.Root("import_data_mappings")},
@@ -87,13 +87,13 @@ func TestInputPath_ErrorsPointAtTheirAttribute(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%s: no error", tt.rule)
 			}
-			if got := inputPath(err, tt.imports); !got.Equal(tt.want) {
+			if got := inputPath(err); !got.Equal(tt.want) {
 				t.Errorf("%s: path %s, want %s (error: %v)", tt.rule, got, tt.want, err)
 			}
 		})
 	}
 	_, _, err := blueprint.Resolve(blueprint.Source{Inline: inputBlueprint(`x`, false)}, blueprint.ComponentSource{Inline: "{not a descriptor"})
-	if got := inputPath(err, blueprint.Imports{}); err == nil || !got.Equal(path.Root("component_descriptor")) {
+	if got := inputPath(err); err == nil || !got.Equal(path.Root("component_descriptor")) {
 		t.Errorf("an unreadable component descriptor is component_descriptor: %s (%v)", got, err)
 	}
 }

@@ -84,7 +84,7 @@ func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*bluepr
 	}
 	bp, component, err := blueprint.Resolve(src, comp)
 	if err != nil {
-		return nil, nil, attrErr(inputPath(err, blueprint.Imports{}), err)
+		return nil, nil, attrErr(inputPath(err), err)
 	}
 	componentsFrom(ctx).remember(component)
 	return bp, component, nil

@@ -151,7 +151,7 @@ func renderTree(ctx context.Context, spec engine.RootSpec, prev *engine.Snapshot
 		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
 	}
 	if err != nil {
-		diags.AddAttributeError(inputPath(err, spec.Imports), "Invalid Installation", scrubError(ctx, err).Error())
+		diags.AddAttributeError(inputPath(err), "Invalid Installation", scrubError(ctx, err).Error())
 		return nil, nil
 	}
 	rows := make([]deployItemRow, 0, len(tree.Items))
@@ -165,27 +165,15 @@ func renderTree(ctx context.Context, spec engine.RootSpec, prev *engine.Snapshot
 }
 
 // inputPath is the attribute of the input a blueprint or engine error
-// names (blueprint.InputOf); imports tells which imports attribute holds
-// an import of that name.
-func inputPath(err error, imports blueprint.Imports) path.Path {
+// names (blueprint.InputOf). Import errors point at `imports` as a whole:
+// Terraform and OpenTofu resolve a diagnostic's path only to a top-level
+// attribute of the configuration, and a path into the object falls back to
+// the whole block. The message names the import.
+func inputPath(err error) path.Path {
 	in, _ := blueprint.InputOf(err)
 	switch in.Input {
 	case blueprint.InputImport:
-		p := path.Root("imports")
-		_, target := imports.Targets[in.Name]
-		_, list := imports.TargetLists[in.Name]
-		_, tmap := imports.TargetMaps[in.Name]
-		switch {
-		case in.Name == "":
-			return p
-		case target:
-			return p.AtName("targets").AtMapKey(in.Name)
-		case list:
-			return p.AtName("target_lists").AtMapKey(in.Name)
-		case tmap:
-			return p.AtName("target_maps").AtMapKey(in.Name)
-		}
-		return p.AtName("data")
+		return path.Root("imports")
 	case blueprint.InputImportDataMapping:
 		return path.Root("import_data_mappings")
 	case blueprint.InputExportDataMapping:
