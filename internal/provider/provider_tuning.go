@@ -23,10 +23,9 @@ const (
 
 // tuning is how hard the provider drives the clusters of its targets.
 type tuning struct {
-	parallelism  int
-	qps          float32 // <= 0: no client-side limit
-	burst        int
-	burstDefault bool
+	parallelism int
+	qps         float32 // <= 0: no client-side limit
+	burst       int
 }
 
 func tuningAttributes(attrs map[string]schema.Attribute) {

@@ -27,7 +27,7 @@ func meterTree(tmpl *gotmpl.Template, funcs gotmpl.FuncMap) error {
 	if err != nil {
 		return err
 	}
-	nodes := helper.Tree.Root.Nodes
+	nodes := helper.Root.Nodes
 	step, _ := nodes[0].(*parse.ActionNode)
 	out, _ := nodes[1].(*parse.ActionNode)
 	if step == nil || out == nil || len(out.Pipe.Cmds) != 2 {
@@ -35,11 +35,11 @@ func meterTree(tmpl *gotmpl.Template, funcs gotmpl.FuncMap) error {
 	}
 	m := meter{step: step, out: out.Pipe.Cmds[1]}
 	for _, t := range tmpl.Templates() {
-		if t.Tree == nil || t.Tree.Root == nil {
+		if t.Tree == nil || t.Root == nil {
 			continue
 		}
-		m.list(t.Tree.Root)
-		t.Tree.Root.Nodes = append([]parse.Node{m.step}, t.Tree.Root.Nodes...)
+		m.list(t.Root)
+		t.Root.Nodes = append([]parse.Node{m.step}, t.Root.Nodes...)
 	}
 	return nil
 }

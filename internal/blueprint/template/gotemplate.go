@@ -234,7 +234,9 @@ func limitCause(err error) error {
 	}
 	for {
 		next := errors.Unwrap(err)
-		if next == nil || !errors.Is(next, ErrLimit) || next == ErrLimit {
+		// Identity, not errors.Is: stop above the bare sentinel, whose
+		// wrapper carries the message.
+		if next == nil || !errors.Is(next, ErrLimit) || next == ErrLimit { //nolint:errorlint // identity comparison on purpose, see above
 			return err
 		}
 		err = next

@@ -151,11 +151,3 @@ func (b *budget) charge(n int64) error {
 	}
 	return nil
 }
-
-// afford says whether n more bytes fit without charging them.
-func (b *budget) afford(n int64) error {
-	if n < 0 || b.bytes.Load()+n > b.limits.MaxBytes {
-		return limitError(fmt.Sprintf("the template builds more than %d bytes of strings and lists", b.limits.MaxBytes), "max_bytes")
-	}
-	return nil
-}

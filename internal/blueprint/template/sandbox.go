@@ -181,9 +181,9 @@ func childFailure(l Limits, stderr string, waitErr, protoErr error) error {
 		return limitError(fmt.Sprintf("Spiff used more than %d bytes of memory", l.MaxMemoryBytes), "max_memory_mib")
 	}
 	if waitErr != nil {
-		return fmt.Errorf("the Spiff sandbox process failed (%v)", waitErr)
+		return fmt.Errorf("the Spiff sandbox process failed (%w)", waitErr)
 	}
-	return fmt.Errorf("the Spiff sandbox process failed (%v)", protoErr)
+	return fmt.Errorf("the Spiff sandbox process failed (%w)", protoErr)
 }
 
 // cappedBuffer keeps the first max bytes written to it.

@@ -2,9 +2,7 @@ package template
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -26,8 +24,10 @@ func CheckYAMLAliases(name string, data []byte, maxNodes int64) error {
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) || err != nil {
-			return nil
+		if err != nil {
+			// io.EOF ends the stream; a syntax error is left to the parser
+			// that reads the document for real, which reports it with context.
+			return nil //nolint:nilerr // see above: this guard only counts nodes
 		}
 		if total += expandedNodes(&doc, memo, maxNodes); total > maxNodes {
 			return limitError(fmt.Sprintf("%s: YAML aliases expand to more than %d nodes", name, maxNodes), "max_yaml_nodes")

@@ -322,7 +322,7 @@ func (w *watchReader) follow(ctx context.Context, st *stream, synced chan<- erro
 	}
 	report := func(err error) {
 		if refused(err) {
-			err = fmt.Errorf("%w: %v", errWatchRefused, err)
+			err = fmt.Errorf("%w: %w", errWatchRefused, err)
 		}
 		if synced != nil {
 			synced <- err

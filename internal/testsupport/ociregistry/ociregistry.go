@@ -146,7 +146,7 @@ func serve(t testing.TB, bin, dir, addr, htpasswd string) error {
 		if strings.Contains(log, "address already in use") {
 			return errAddrInUse
 		}
-		return fmt.Errorf("the registry exited before listening on %s (%v):\n%s", addr, err, log)
+		return fmt.Errorf("the registry exited before listening on %s (%w):\n%s", addr, err, log)
 	case <-timer.C:
 		_ = cmd.Process.Kill()
 		<-exited
@@ -187,7 +187,7 @@ func (r *Registry) probe(opts Options) error {
 		return nil
 	}
 	if code, err = get(opts.User, opts.Password); err != nil || code != http.StatusOK {
-		return fmt.Errorf("GET /v2/ on %s with the credentials: status %d, %v; want 200", r.host, code, err)
+		return fmt.Errorf("GET /v2/ on %s with the credentials: status %d, %w; want 200", r.host, code, err)
 	}
 	return nil
 }

@@ -19,9 +19,8 @@ func TestStart_Anonymous(t *testing.T) {
 	}
 	digest := pushBlob(t, reg, "", "", "hello")
 	resp := get(t, "http://"+reg.Host()+"/v2/test/blobs/"+digest, "", "")
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || string(body) != "hello" {
-		t.Errorf("GET blob: %d %q, want 200 \"hello\"", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusOK || string(resp.Body) != "hello" {
+		t.Errorf("GET blob: %d %q, want 200 \"hello\"", resp.StatusCode, resp.Body)
 	}
 }
 
@@ -83,12 +82,19 @@ func pushBlob(t *testing.T, reg *ociregistry.Registry, user, password, content s
 	return digest
 }
 
-func get(t *testing.T, url, user, password string) *http.Response {
+// reply is a response read whole, its body closed.
+type reply struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+}
+
+func get(t *testing.T, url, user, password string) reply {
 	t.Helper()
 	return do(t, http.MethodGet, url, user, password, "")
 }
 
-func do(t *testing.T, method, url, user, password, body string) *http.Response {
+func do(t *testing.T, method, url, user, password, body string) reply {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
@@ -101,8 +107,12 @@ func do(t *testing.T, method, url, user, password, body string) *http.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = resp.Body.Close() })
-	return resp
+	defer func() { _ = resp.Body.Close() }()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{StatusCode: resp.StatusCode, Header: resp.Header, Body: b}
 }
 
 func sha256Digest(content string) string {
