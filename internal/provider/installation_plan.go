@@ -46,7 +46,11 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
-	if state != nil && configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) &&
+	// A job that failed outside the deploy items (Completing, a
+	// subinstallation) leaves them Succeeded but the phase Failed: only a
+	// Succeeded installation can have nothing to do.
+	if state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
+		configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) &&
 		state.BlueprintDigest.ValueString() == rendered.digest {
 		return // nothing to do: keep every computed value as it is
 	}
