@@ -16,6 +16,17 @@ import (
 // interruptConfig: a ConfigMap, then a Deployment that becomes ready only
 // when schedulable, so an apply can be caught while it waits.
 func (e *accEnv) interruptConfig(schedulable bool) string {
+	if schedulable {
+		return e.gatedInstallation("interrupted", "slow", "terminationGracePeriodSeconds: 0")
+	}
+	return e.gatedInstallation("interrupted", "slow", `nodeSelector: {no-such-node: "true"}`)
+}
+
+// gatedInstallation is an installation of a ConfigMap, then a Deployment
+// named deployment whose pod spec has the lines podSpec: with a node
+// selector no node matches, the apply waits for it until the test lets it
+// schedule.
+func (e *accEnv) gatedInstallation(resourceName, deployment string, podSpec ...string) string {
 	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Blueprint
 imports:
@@ -34,7 +45,7 @@ deployExecutions:
         kind: ProviderConfiguration
         manifests:
         - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first, namespace: %[1]s}, data: {a: b}}
-    - name: slow
+    - name: %[2]s
       type: landscaper.gardener.cloud/kubernetes-manifest
       target: {import: cluster}
       dependsOn: [first]
@@ -45,24 +56,24 @@ deployExecutions:
         - manifest:
             apiVersion: apps/v1
             kind: Deployment
-            metadata: {name: slow, namespace: %[1]s}
+            metadata: {name: %[2]s, namespace: %[1]s}
             spec:
               replicas: 1
-              selector: {matchLabels: {app: slow}}
+              selector: {matchLabels: {app: %[2]s}}
               template:
-                metadata: {labels: {app: slow}}
+                metadata: {labels: {app: %[2]s}}
                 spec:
-                  %[2]s
+                  %[3]s
                   containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-`, e.namespace, map[bool]string{true: "terminationGracePeriodSeconds: 0", false: `nodeSelector: {no-such-node: "true"}`}[schedulable])
+`, e.namespace, deployment, strings.Join(podSpec, "\n                  "))
 	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "interrupted" {
-  name      = "interrupted"
-  namespace = %q
-  blueprint = { inline = { "blueprint.yaml" = %q } }
+resource "landscaper_installation" %[1]q {
+  name      = %[1]q
+  namespace = %[2]q
+  blueprint = { inline = { "blueprint.yaml" = %[3]q } }
   imports   = { targets = { cluster = landscaper_target.cluster.target } }
 }
-`, e.namespace, blueprint)
+`, resourceName, e.namespace, blueprint)
 }
 
 // waitForDeployment waits until the apply has created the Deployment, i.e.

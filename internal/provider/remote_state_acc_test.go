@@ -62,54 +62,7 @@ func providerMirror(t *testing.T) string {
 // node carries label, which the test sets when it wants the apply to end:
 // until then the apply holds the state lock.
 func (e *accEnv) heldConfig(label string) string {
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: first
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first, namespace: %[1]s}, data: {a: b}}
-    - name: held
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      dependsOn: [first]
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - manifest:
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata: {name: held, namespace: %[1]s}
-            spec:
-              replicas: 1
-              selector: {matchLabels: {app: held}}
-              template:
-                metadata: {labels: {app: held}}
-                spec:
-                  terminationGracePeriodSeconds: 0
-                  nodeSelector: {%[2]q: "true"}
-                  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-`, e.namespace, label)
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "shared" {
-  name      = "shared"
-  namespace = %q
-  blueprint = { inline = { "blueprint.yaml" = %q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, e.namespace, blueprint)
+	return e.gatedInstallation("shared", "held", "terminationGracePeriodSeconds: 0", fmt.Sprintf(`nodeSelector: {%q: "true"}`, label))
 }
 
 // labelNodes sets label=true on every node, so the held Deployment schedules.
