@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/jsonschema"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
@@ -79,6 +80,24 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		}
 	}
 	return out, nil
+}
+
+// exportSchemaWarnings compiles the data export schemas and returns what
+// their compilation tolerated (a `$ref` fragment without a leading slash).
+// Exports are validated only after apply, where the engine records no
+// warnings; rendering reports them, so a plan shows them. A schema that
+// does not compile is left to RenderExports, which fails on it.
+func (b *Blueprint) exportSchemaWarnings(comp *Component) []string {
+	var warnings []string
+	for _, def := range b.Exports {
+		if def.Type != ImportTypeData || len(def.Schema) == 0 {
+			continue
+		}
+		what := fmt.Sprintf("export %q", def.Name)
+		ctx := b.schemaContext(comp, func(w string) { warnings = append(warnings, what+": "+w) })
+		_, _ = jsonschema.Compile(ctx, def.Schema)
+	}
+	return warnings
 }
 
 // exportedTarget converts a target template into a Target of the declared type.

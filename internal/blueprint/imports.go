@@ -123,10 +123,14 @@ func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, o
 // validateValue checks a data import or export against its schema and
 // appends what the validation tolerated to warnings.
 func (b *Blueprint) validateValue(what, name string, schema json.RawMessage, value any, comp *Component, warnings *[]string) error {
-	ctx := jsonschema.Context{Version: b.JSONSchemaVersion, LocalTypes: b.LocalTypes, Files: b.Files, Component: comp,
-		Warn: func(w string) { *warnings = append(*warnings, what+": "+w) }}
+	ctx := b.schemaContext(comp, func(w string) { *warnings = append(*warnings, what+": "+w) })
 	secret := jsonschema.LooksSecret(name) || jsonschema.LooksSecret(string(schema))
 	return jsonschema.Validate(ctx, what, schema, value, secret)
+}
+
+// schemaContext is where the blueprint's schemas resolve their references.
+func (b *Blueprint) schemaContext(comp *Component, warn func(string)) jsonschema.Context {
+	return jsonschema.Context{Version: b.JSONSchemaVersion, LocalTypes: b.LocalTypes, Files: b.Files, Component: comp, Warn: warn}
 }
 
 func checkTargetType(d ImportDefinition, t api.Target, elem string) error {

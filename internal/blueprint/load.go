@@ -95,6 +95,9 @@ func Parse(data []byte) (b *Blueprint, err error) {
 	if _, ok := generic.(map[string]any); !ok {
 		return nil, fmt.Errorf("%s: must be a YAML object", File)
 	}
+	if err := inlineSubinstallationImports(generic); err != nil {
+		return nil, fmt.Errorf("%s: %w", File, err)
+	}
 	b = &Blueprint{}
 	if err := json.Unmarshal(jsonData, &b.Spec); err != nil {
 		return nil, fmt.Errorf("%s: %w", File, err)

@@ -32,6 +32,7 @@ func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
 	}
 
 	out := &Rendered{Imports: imports, State: map[string]json.RawMessage{}, Warnings: warnings}
+	out.Warnings = append(out.Warnings, b.exportSchemaWarnings(in.Component)...)
 	for _, ex := range b.DeployExecutions {
 		res, err := b.run("deploy execution", ex, values, in, statePrefixDeploy, out.State)
 		if err != nil {

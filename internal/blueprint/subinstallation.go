@@ -88,19 +88,36 @@ func decodeSubinstallations(ex template.Execution, raw any) ([]api.Subinstallati
 }
 
 // unsupportedImports rejects data imports of an installation template that
-// read a Secret or ConfigMap: Landscaper reads them from its resource
-// cluster, which a subinstallation here has no access to.
+// read a Secret or ConfigMap. Landscaper forbids them in every installation
+// template (its blueprint validation, ValidateInstallationTemplate): only
+// an Installation object may read them, from its own namespace. The error
+// says how to get the value to the subinstallation instead.
 func unsupportedImports(doc any) error {
 	m, _ := doc.(map[string]any)
 	imports, _ := m["imports"].(map[string]any)
 	data, _ := imports["data"].([]any)
 	for j, d := range data {
 		entry, _ := d.(map[string]any)
-		for _, field := range []string{"secretRef", "configMapRef"} {
-			if _, ok := entry[field]; ok {
-				return fmt.Errorf("imports.data[%d].%s is not supported in installation templates; "+
-					"import the value in the root installation (imports.secrets / imports.config_maps) and pass it down with a dataRef", j, field)
+		for _, ref := range []struct{ field, what string }{{"secretRef", "secret"}, {"configMapRef", "configMap"}} {
+			if _, ok := entry[ref.field]; ok {
+				return fmt.Errorf("imports.data[%d].%s: %s references are not allowed in an installation template (nor in Landscaper); "+
+					"import the value in the root installation (imports.secrets / imports.config_maps) and pass it down with a dataRef",
+					j, ref.field, ref.what)
 			}
+		}
+	}
+	return nil
+}
+
+// inlineSubinstallationImports applies unsupportedImports to the inline
+// entries of blueprint.yaml's `subinstallations`; the typed decoding would
+// otherwise drop the reference and report only a missing dataRef.
+func inlineSubinstallationImports(blueprintDoc any) error {
+	m, _ := blueprintDoc.(map[string]any)
+	subs, _ := m["subinstallations"].([]any)
+	for i, s := range subs {
+		if err := unsupportedImports(s); err != nil {
+			return fmt.Errorf("subinstallations[%d]: %w", i, err)
 		}
 	}
 	return nil
