@@ -13,6 +13,9 @@ type DeployItemTemplate struct {
 	DependsOn          []string          `json:"dependsOn,omitempty"`
 	Timeout            *Duration         `json:"timeout,omitempty"`
 	UpdateOnChangeOnly bool              `json:"updateOnChangeOnly,omitempty"`
+	// Execution is the name of the deploy execution that rendered the
+	// item, for messages; not part of Landscaper's template.
+	Execution string `json:"-"`
 }
 
 // TargetSelector names the target import a deploy item runs against:

@@ -42,6 +42,9 @@ func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
 		if err != nil {
 			return nil, err
 		}
+		for i := range items {
+			items[i].Execution = ex.Name
+		}
 		out.DeployItems = append(out.DeployItems, items...)
 		out.Warnings = append(out.Warnings, warnings...)
 	}

@@ -82,6 +82,12 @@ type Deployer interface {
 	// Drift compares the target with item.ProviderStatus and item.Config,
 	// cheaply (one read per object or release). It MUST NOT change anything.
 	Drift(ctx context.Context, item Item) (DriftReport, error)
+	// Validate parses config as Apply would, without a cluster, files or
+	// network, and returns the error Apply would fail with for it. The
+	// engine calls it at plan time for every rendered deploy item, so an
+	// invalid configuration is reported before anything is deployed. Its
+	// errors are terminal; the caller names the item.
+	Validate(config json.RawMessage) error
 }
 
 type idleKey struct{}

@@ -1,6 +1,7 @@
 package deployer
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -33,6 +34,28 @@ func (r *Registry) Lookup(itemType string) (Deployer, error) {
 	}
 	return nil, failure.Terminalf("UnknownDeployItemType",
 		"no deployer for deploy item type %q (known types: %v)", itemType, r.Types())
+}
+
+// Validate checks a deploy item's configuration with the parser of the
+// deployer of itemType: an unknown type and a configuration that deployer
+// would reject are both terminal errors.
+// A panicking parser is an error of the configuration, not of the caller.
+func (r *Registry) Validate(itemType string, config json.RawMessage) (err error) {
+	d, err := r.Lookup(itemType)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = failure.FromPanic("the configuration parser of "+itemType, p)
+		}
+	}()
+	if err := d.Validate(config); err != nil && !failure.IsTerminal(err) {
+		return failure.NewTerminal("InvalidConfig", err)
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // Types returns the registered types, sorted.

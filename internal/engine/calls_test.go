@@ -67,6 +67,11 @@ func (d *fileDeployer) Delete(_ context.Context, item deployer.Item, _ deployer.
 	return nil
 }
 
+func (d *fileDeployer) Validate(config json.RawMessage) error {
+	var cfg struct{ File string }
+	return json.Unmarshal(config, &cfg)
+}
+
 func (d *fileDeployer) Drift(_ context.Context, item deployer.Item) (deployer.DriftReport, error) {
 	content, err := d.read(item)
 	if err != nil {

@@ -35,10 +35,7 @@ type DriftedItem struct {
 func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blueprint, comp *blueprint.Component) ([]DriftedItem, error) {
 	var calls []execution.Call
 	var errs []error
-	registry := e.Deployers
-	if registry == nil {
-		registry = deployer.NewRegistry()
-	}
+	registry := e.registry()
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
 			if it.Phase != api.DeployItemPhaseSucceeded {

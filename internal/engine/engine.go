@@ -90,6 +90,9 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
 	tree, err := renderTree(spec, prevRoot)
+	if err == nil {
+		err = e.checkItems(tree.Items)
+	}
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
 		return failedJob(j, spec.Name, prevRoot, err), err
@@ -137,11 +140,7 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	registry := e.Deployers
-	if registry == nil {
-		registry = deployer.NewRegistry() // every type unknown: a terminal error per item, not a panic
-	}
-	j := job.New(ctx, uuid.NewString(), registry, parallelism, backoff, grace, e.Log)
+	j := job.New(ctx, uuid.NewString(), e.registry(), parallelism, backoff, grace, e.Log)
 	j.Clusters = e.Clusters
 	return j
 }

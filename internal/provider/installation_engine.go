@@ -28,6 +28,14 @@ func (d *providerData) engineFor(ctx context.Context) *engine.Engine {
 	return &e
 }
 
+// engineOrNil is the engine, nil before Configure ran.
+func (d *providerData) engineOrNil() *engine.Engine {
+	if d == nil {
+		return nil
+	}
+	return d.engine
+}
+
 // rootName is the root installation's path, which prefixes every deploy
 // item ID and so the ownership labels in the clusters: unique per
 // Terraform installation resource.

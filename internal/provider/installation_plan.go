@@ -41,7 +41,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), plan, prevBytes, &resp.Diagnostics)
+	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -115,7 +115,7 @@ func (p plannedItems) coversUnknown(installation string) bool {
 }
 
 // planDeployItems renders the tree without a cluster.
-func planDeployItems(ctx context.Context, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
+func planDeployItems(ctx context.Context, eng *engine.Engine, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
 	spec, err := rootSpec(ctx, plan, nil)
 	if errors.Is(err, errUnknownValue) || errors.Is(err, errHostImportsAtPlan) {
 		return plannedItems{}
@@ -128,7 +128,7 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 	if err != nil {
 		diags.AddWarning("Engine Snapshot Unreadable", err.Error())
 	}
-	tree, rows := renderTree(ctx, spec, prev, diags)
+	tree, rows := renderTree(ctx, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}
 	}
@@ -148,9 +148,15 @@ func planDeployItems(ctx context.Context, plan installationModel, prevBytes []by
 // and the landscaper_rendered_installation data source alike: blueprint
 // warnings, a render error on the attribute whose input it names, and one
 // row per rendered deploy item (planned phase Succeeded, config included),
-// sorted. The tree is nil when rendering failed.
-func renderTree(ctx context.Context, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
-	tree, err := engine.Render(spec, prev)
+// sorted. The tree is nil when rendering failed. With an engine, each
+// item's configuration is also checked by its deployer (unknown types,
+// invalid configs); without one (provider not configured) only rendered.
+func renderTree(ctx context.Context, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
+	render := engine.Render
+	if eng != nil {
+		render = eng.Render
+	}
+	tree, err := render(spec, prev)
 	for _, w := range tree.Warnings {
 		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
 	}

@@ -143,7 +143,7 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 		addError(&resp.Diagnostics, "Invalid Installation", scrubError(ctx, err))
 		return
 	}
-	tree, rows := renderTree(ctx, spec, nil, &resp.Diagnostics)
+	tree, rows := renderTree(ctx, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
 	if tree == nil {
 		return
 	}

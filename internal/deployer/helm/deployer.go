@@ -306,6 +306,13 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 }
 
 // toManifests wraps rendered objects as manifests with policy manage.
+// Validate implements deployer.Deployer with the configuration parser
+// Apply uses; the chart itself is fetched only at apply.
+func (d *Deployer) Validate(config json.RawMessage) error {
+	_, err := ParseConfig(config)
+	return err
+}
+
 func toManifests(objs []*unstructured.Unstructured) []manifest.Manifest {
 	out := make([]manifest.Manifest, 0, len(objs))
 	for _, o := range objs {

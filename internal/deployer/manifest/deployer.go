@@ -7,6 +7,7 @@ package manifest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -112,6 +113,19 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	}
 	report, err := NewSession(clients, item.ID).Drift(ctx, objs, prev)
 	return report, itemError(item, err)
+}
+
+// Validate implements deployer.Deployer: the configuration and every
+// manifest in it must decode as Apply decodes them.
+func (d *Deployer) Validate(config json.RawMessage) error {
+	cfg, err := ParseConfig(config)
+	if err != nil {
+		return err
+	}
+	if _, err := DecodeManifests("", cfg.Manifests); err != nil {
+		return invalid(err)
+	}
+	return nil
 }
 
 // itemError names the deploy item; the failure class is kept.

@@ -121,6 +121,12 @@ func (d *Deployer) Drift(_ context.Context, item deployer.Item) (deployer.DriftR
 	return deployer.DriftReport{}, nil
 }
 
+// Validate implements deployer.Deployer with the parser Apply uses.
+func (d *Deployer) Validate(config json.RawMessage) error {
+	_, err := parse(config)
+	return err
+}
+
 // Deployed returns the IDs of the items in the cluster, sorted.
 func (d *Deployer) Deployed() []string {
 	d.mu.Lock()

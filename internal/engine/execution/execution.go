@@ -78,7 +78,8 @@ func installMachine(s installSteps, b phase.Backoff, on func(from, to api.Execut
 	}
 }
 
-// init checks that every item's target exists, deletes orphaned items
+// init checks that every item's target exists and its deployer accepts
+// its configuration, deletes orphaned items
 // (those no longer in the spec, or whose type changed) and then creates or
 // updates the items of the spec. The templates come from a rendered
 // blueprint, which validated them (blueprint.Render). init is idempotent,
@@ -90,6 +91,11 @@ func (r *run) init() error {
 	for _, t := range r.spec.Items {
 		if _, err := r.spec.Targets.Select(t.Target); err != nil {
 			return failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s/%s: %w", r.spec.Path, t.Name, err))
+		}
+		// The plan checked the items it could render; a subinstallation
+		// rendered only now is checked here, before anything is deployed.
+		if err := r.j.Registry.Validate(t.Type, t.Config); err != nil {
+			return fmt.Errorf("deploy execution %q: deploy item %s/%s: %w", t.Execution, r.spec.Path, t.Name, err)
 		}
 	}
 	wanted := make(map[string]string, len(r.spec.Items))

@@ -34,12 +34,30 @@ func (r *run) applyItem(it *snapshot.DeployItem) outcome {
 	return outcome{name: it.Name, item: it, status: status}
 }
 
+// forgettable reports whether an item whose type no deployer serves can
+// be forgotten without a call: no deployer of that type can have deployed
+// anything unless it recorded a provider status, and delete-without-
+// uninstall leaves everything in place anyway. Such an item (a failed
+// apply of an unknown type, from a snapshot written before the plan
+// checked types) must not block the deletion of the rest. An item of a
+// known type is always handed to its deployer, even with no provider
+// status: an Apply that never returned may have created labelled objects.
+func (r *run) forgettable(it *snapshot.DeployItem, opts deployer.DeleteOptions) bool {
+	if _, err := r.j.Registry.Lookup(it.Type); err == nil {
+		return false
+	}
+	return opts.WithoutUninstall || len(it.ProviderStatus) == 0
+}
+
 // deleteItem returns the worker of one deploy item's deletion.
 func (r *run) deleteItem(opts deployer.DeleteOptions) func(*snapshot.DeployItem) outcome {
 	return func(it *snapshot.DeployItem) outcome {
 		it.JobID, it.Phase, it.LastError = r.j.ID, api.DeployItemPhaseDeleting, nil
 		r.j.Log.Info("deploy item delete started", "deployItem", it.ID, "type", it.Type, "withoutUninstall", opts.WithoutUninstall, "jobID", r.j.ID)
-		err := r.callDelete(it, opts)
+		var err error
+		if !r.forgettable(it, opts) {
+			err = r.callDelete(it, opts)
+		}
 		it.JobIDFinished = r.j.ID
 		if err != nil {
 			it.Phase, it.LastError = api.DeployItemPhaseDeleteFailed, snapshot.NewError("Delete", err)

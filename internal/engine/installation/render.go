@@ -122,9 +122,11 @@ type RenderedItem struct {
 	Installation string
 	Name         string
 	Type         string
-	Target       *api.TargetSelector
-	DependsOn    []string
-	ConfigHash   string
+	// Execution is the deploy execution that rendered the item.
+	Execution  string
+	Target     *api.TargetSelector
+	DependsOn  []string
+	ConfigHash string
 	// Config is the rendered configuration; it may hold secrets.
 	Config json.RawMessage
 }
@@ -174,7 +176,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 	for _, i := range dag.Order(nodes) {
 		it := items[i]
 		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
-			Type: it.Type, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.Hash(it.Config), Config: it.Config})
+			Type: it.Type, Execution: it.Execution, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.Hash(it.Config), Config: it.Config})
 	}
 	prevSubs := map[string]*snapshot.Installation{}
 	if prev != nil {

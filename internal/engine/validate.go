@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+)
+
+// Render is the package's Render followed by each deployer's own check of
+// the rendered configurations (deployer.Deployer.Validate): an unknown
+// deploy item type or a configuration its deployer would reject is a plan
+// error naming the installation, the deploy execution and the item,
+// instead of a failed apply that then also blocks destroy.
+func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
+	tree, err := Render(spec, prev)
+	return tree, errors.Join(err, e.checkItems(tree.Items))
+}
+
+// checkItems validates every rendered item with its deployer's parser.
+func (e *Engine) checkItems(items []RenderedItem) error {
+	reg := e.registry()
+	var errs []error
+	for _, it := range items {
+		if err := reg.Validate(it.Type, it.Config); err != nil {
+			errs = append(errs, fmt.Errorf("installation %s: deploy execution %q: deploy item %q: %w", it.Installation, it.Execution, it.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// registry is Deployers, or an empty registry in which every type is
+// unknown (an error per item, never a panic).
+func (e *Engine) registry() *deployer.Registry {
+	if e.Deployers == nil {
+		return deployer.NewRegistry()
+	}
+	return e.Deployers
+}
