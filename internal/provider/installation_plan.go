@@ -37,6 +37,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	prevBytes, d := req.Private.GetKey(ctx, snapshotKey)
 	resp.Diagnostics.Append(d...)
+	hashKey := readConfigHashKey(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -44,6 +45,12 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	// Without a key (a create; state from before keys) the rows keep the
+	// engine's hashes, which is what such a state holds, and the plan
+	// shows config_hash as known after apply.
+	if hashKey != nil {
+		hashKey.keyRows(rendered.rows)
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
 	// A job that failed outside the deploy items (Completing, a
@@ -65,7 +72,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
 	if known {
-		plan.DeployItems = deployItemList(rendered.rows, &resp.Diagnostics)
+		plan.DeployItems = plannedDeployItemList(rendered.rows, hashKey != nil, &resp.Diagnostics)
 	} else {
 		plan.DeployItems = types.ListUnknown(types.ObjectType{AttrTypes: deployItemAttrTypes})
 	}

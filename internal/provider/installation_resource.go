@@ -45,7 +45,8 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
-	r.runJob(ctx, plan, nil, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics})
+	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
+	r.runJob(ctx, plan, nil, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
@@ -60,16 +61,16 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
-	r.runJob(ctx, plan, prev, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics})
+	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
+	r.runJob(ctx, plan, prev, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
 type jobOutput struct {
 	state   *tfsdk.State
-	private interface {
-		SetKey(context.Context, string, []byte) diag.Diagnostics
-	}
-	diags *diag.Diagnostics
+	private privateSetter
+	diags   *diag.Diagnostics
+	hashKey configHashKey
 }
 
 // runJob runs one install job bounded by timeout and records its outcome,
@@ -82,9 +83,11 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 		addError(out.diags, "Cannot Install", err)
 		return
 	}
+	out.hashKey.keyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(out.private.SetKey(ctx, snapshotKey, outcome.snapshot)...)
+	out.hashKey.store(ctx, out.private, out.diags)
 	if err != nil {
 		addError(out.diags, "Installation Failed", err)
 	}
@@ -142,6 +145,9 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	if out != nil {
+		hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
+		hashKey.keyRows(out.items)
+		hashKey.store(ctx, resp.Private, &resp.Diagnostics)
 		remaining := out.toModel(ctx, state, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)

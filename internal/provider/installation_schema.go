@@ -121,7 +121,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"phase":      schema.StringAttribute{Computed: true, MarkdownDescription: "Phase after the last job, or `Drifted`."},
 					"last_error": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the item failed, if it did."},
 					"config_hash": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "Hash of the item's rendered configuration (SHA-256, first 128 bits); a change means the item is updated."},
+						MarkdownDescription: "Hash of the item's rendered configuration, keyed per installation (HMAC-SHA256 with a random key " +
+							"kept in private state, first 128 bits), so it cannot be used to guess secrets in the configuration; a change " +
+							"means the item is updated. Known after apply when the installation is created."},
 				}},
 			},
 		},

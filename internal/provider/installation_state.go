@@ -99,12 +99,22 @@ func orEmptyStrings(m map[string]string) map[string]string {
 }
 
 func deployItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
+	return plannedDeployItemList(rows, true, diags)
+}
+
+// plannedDeployItemList is deployItemList for a plan; hashKnown false
+// plans every config_hash as known after apply (no config_hash key yet).
+func plannedDeployItemList(rows []deployItemRow, hashKnown bool, diags *diag.Diagnostics) types.List {
 	elemType := types.ObjectType{AttrTypes: deployItemAttrTypes}
 	elems := make([]attr.Value, 0, len(rows))
 	for _, r := range rows {
 		deps := make([]attr.Value, 0, len(r.DependsOn))
 		for _, d := range r.DependsOn {
 			deps = append(deps, types.StringValue(d))
+		}
+		hash := types.StringUnknown()
+		if hashKnown {
+			hash = types.StringValue(r.ConfigHash)
 		}
 		obj, d := types.ObjectValue(deployItemAttrTypes, map[string]attr.Value{
 			"installation": types.StringValue(r.Installation),
@@ -114,7 +124,7 @@ func deployItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
 			"depends_on":   types.ListValueMust(types.StringType, deps),
 			"phase":        types.StringValue(r.Phase),
 			"last_error":   types.StringValue(r.LastError),
-			"config_hash":  types.StringValue(r.ConfigHash),
+			"config_hash":  hash,
 		})
 		diags.Append(d...)
 		elems = append(elems, obj)

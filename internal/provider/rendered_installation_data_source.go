@@ -64,7 +64,7 @@ func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Renders a blueprint and its subinstallations for the given imports, without a cluster and " +
 			"without deploying anything: the deploy items `landscaper_installation` would deploy, with the same " +
-			"`installation`, `name` and `config_hash`. Template, import and dependency errors are errors on the attribute to fix.",
+			"`installation` and `name`. Template, import and dependency errors are errors on the attribute to fix.",
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Name of the installation, as in `landscaper_installation`; it prefixes the `installation` paths."},
@@ -97,7 +97,10 @@ func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.
 					"type":         computedString("Deploy item type."),
 					"target":       computedString("Target import it deploys to, e.g. `cluster` or `clusters[0]`."),
 					"depends_on":   schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Items it waits for."},
-					"config_hash":  computedString("Hash of the rendered configuration (SHA-256, first 128 bits), as `landscaper_installation.deploy_items` shows it."),
+					"config_hash": schema.StringAttribute{Computed: true, Sensitive: true,
+						MarkdownDescription: "SHA-256 of the rendered configuration (first 128 bits). Unkeyed, so it could be used to test " +
+							"guesses of secrets in the configuration: sensitive like `config`. `landscaper_installation` shows a hash keyed " +
+							"per installation instead, which differs from this one."},
 					"config": schema.StringAttribute{Computed: true, Sensitive: true,
 						MarkdownDescription: "The rendered configuration (`spec.config` of the deploy item) as JSON. Sensitive: templates may put imported secrets into it."},
 				}}},

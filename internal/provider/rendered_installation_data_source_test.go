@@ -150,8 +150,9 @@ data "landscaper_rendered_installation" "app" {
 }
 
 // What the data source renders is what landscaper_installation deploys:
-// same installation paths, names and config hashes as the applied
-// resource's deploy_items (checked against the local cluster).
+// same installation paths and names as the applied resource's
+// deploy_items (checked against the local cluster); config_hash differs,
+// as the resource's is keyed.
 func TestAccRenderedInstallationDataSource_matchesInstallation(t *testing.T) {
 	e := newAccEnv(t)
 	inputs := fmt.Sprintf(`
@@ -170,12 +171,19 @@ data "landscaper_rendered_installation" "cm" {` + inputs + `
 }`
 	var checks []statecheck.StateCheck
 	for i := 0; i < 2; i++ {
-		for _, attr := range []string{"installation", "name", "config_hash"} {
+		for _, attr := range []string{"installation", "name"} {
 			p := tfjsonpath.New("deploy_items").AtSliceIndex(i).AtMapKey(attr)
 			checks = append(checks, statecheck.CompareValuePairs(
 				"data.landscaper_rendered_installation.cm", p, "landscaper_installation.cm", p, compare.ValuesSame()))
 		}
+		// The resource keys its hash per installation; the data source's
+		// is the bare hash (sensitive), so the two differ.
+		p := tfjsonpath.New("deploy_items").AtSliceIndex(i).AtMapKey("config_hash")
+		checks = append(checks, statecheck.CompareValuePairs(
+			"data.landscaper_rendered_installation.cm", p, "landscaper_installation.cm", p, compare.ValuesDiffer()))
 	}
+	checks = append(checks, statecheck.ExpectSensitiveValue("data.landscaper_rendered_installation.cm",
+		tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("config_hash")))
 	checks = append(checks, statecheck.ExpectKnownValue("data.landscaper_rendered_installation.cm",
 		tfjsonpath.New("deploy_items"), knownvalue.ListSizeExact(2)))
 	resource.Test(t, resource.TestCase{

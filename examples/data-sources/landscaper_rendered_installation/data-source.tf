@@ -1,6 +1,6 @@
 # The deploy items a blueprint renders for given imports, without a
-# cluster and without deploying anything: the same installation paths,
-# names and config hashes `landscaper_installation` would show. Useful to
+# cluster and without deploying anything: the same installation paths
+# and names `landscaper_installation` would show. Useful to
 # review a blueprint change or to test a blueprint's templates in CI.
 # Terraform reads it during plan once every input is known (inputs from
 # resources still to be created make it read during apply).
@@ -23,7 +23,7 @@ data "landscaper_rendered_installation" "echo" {
 
 output "deploy_items" {
   value = { for item in data.landscaper_rendered_installation.echo.deploy_items :
-  "${item.installation}/${item.name}" => { type = item.type, depends_on = item.depends_on, config_hash = item.config_hash } }
+  "${item.installation}/${item.name}" => { type = item.type, depends_on = item.depends_on } }
 }
 
 # Subinstallations that import a sibling's exports render only at apply.

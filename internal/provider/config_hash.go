@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+)
+
+// configHashKeyName is the private-state key of the installation's
+// config_hash key. deploy_items[].config_hash is not sensitive, so a bare
+// hash of a configuration holding a low-entropy secret (a short password)
+// could be brute-forced offline from a plan or `terraform show`; keyed
+// with a random key that only private state holds, it cannot
+// (docs/guides/security.md, "config_hash").
+const configHashKeyName = "config_hash_key"
+
+// configHashKeyBytes is the key length: HMAC-SHA256's block-size-safe
+// full-strength key.
+const configHashKeyBytes = 32
+
+// configHashKey is one installation's key.
+type configHashKey []byte
+
+// newConfigHashKey draws a new key. It is created when an installation is
+// first applied (Create gets an empty private state from the framework,
+// whatever ModifyPlan planned), so a create's plan shows config_hash as
+// known after apply; every later plan reads the key and shows it.
+func newConfigHashKey() (configHashKey, error) {
+	k := make(configHashKey, configHashKeyBytes)
+	if _, err := rand.Read(k); err != nil {
+		return nil, fmt.Errorf("drawing the config_hash key: %w", err)
+	}
+	return k, nil
+}
+
+// privateGetter and privateSetter are the parts of the framework's
+// private state the key needs (requests read, responses write).
+type privateGetter interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(context.Context, string, []byte) diag.Diagnostics
+}
+
+// readConfigHashKey returns the key private state holds; nil when there
+// is none yet (a create, or state written before keys existed). Private
+// state values must be JSON, so the key is stored as a hex string.
+func readConfigHashKey(ctx context.Context, p privateGetter, diags *diag.Diagnostics) configHashKey {
+	raw, d := p.GetKey(ctx, configHashKeyName)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return nil
+	}
+	var s string
+	var k []byte
+	err := json.Unmarshal(raw, &s)
+	if err == nil {
+		k, err = hex.DecodeString(s)
+	}
+	if err != nil || len(k) != configHashKeyBytes {
+		// A damaged key only costs one update that shows every hash as
+		// changed; the apply stores a new one.
+		diags.AddWarning("Config Hash Key Unreadable", "the private state's config_hash key is damaged; the next apply replaces it")
+		return nil
+	}
+	return k
+}
+
+// ensureConfigHashKey returns the key of p, or a new one when p has none.
+func ensureConfigHashKey(ctx context.Context, p privateGetter, diags *diag.Diagnostics) configHashKey {
+	if k := readConfigHashKey(ctx, p, diags); k != nil {
+		return k
+	}
+	k, err := newConfigHashKey()
+	if err != nil {
+		diags.AddError("Cannot Create Config Hash Key", err.Error())
+	}
+	return k
+}
+
+// store writes the key into private state.
+func (k configHashKey) store(ctx context.Context, p privateSetter, diags *diag.Diagnostics) {
+	if k == nil {
+		return
+	}
+	raw, err := json.Marshal(hex.EncodeToString(k))
+	if err != nil {
+		diags.AddError("Cannot Record Config Hash Key", err.Error())
+		return
+	}
+	diags.Append(p.SetKey(ctx, configHashKeyName, raw)...)
+}
+
+// hash is the config_hash users see for a configuration whose engine hash
+// (snapshot.Hash: SHA-256 of its canonical JSON, 128 bits) is engineHash:
+// HMAC-SHA256 under k of that hash, its first 128 bits in hex. Equal
+// configurations keep equal hashes within one installation, so a plan
+// still shows which items change.
+func (k configHashKey) hash(engineHash string) string {
+	m := hmac.New(sha256.New, k)
+	m.Write([]byte(engineHash))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// keyRows replaces the engine hashes of rows with keyed ones.
+func (k configHashKey) keyRows(rows []deployItemRow) {
+	for i := range rows {
+		rows[i].ConfigHash = k.hash(rows[i].ConfigHash)
+	}
+}

@@ -1,0 +1,51 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+)
+
+// fakePrivate is private state as the framework keeps it: bytes by key.
+type fakePrivate map[string][]byte
+
+func (p fakePrivate) GetKey(_ context.Context, k string) ([]byte, diag.Diagnostics) { return p[k], nil }
+func (p fakePrivate) SetKey(_ context.Context, k string, v []byte) diag.Diagnostics {
+	p[k] = v
+	return nil
+}
+
+// The key survives private state, hashes are stable under one key and
+// differ between keys, and none is the engine hash it was made from.
+func TestConfigHashKey(t *testing.T) {
+	ctx := context.Background()
+	var diags diag.Diagnostics
+	p := fakePrivate{}
+	if k := readConfigHashKey(ctx, p, &diags); k != nil {
+		t.Fatalf("empty private state has a key: %x", k)
+	}
+	k := ensureConfigHashKey(ctx, p, &diags)
+	k.store(ctx, p, &diags)
+	again := readConfigHashKey(ctx, p, &diags)
+	if diags.HasError() || string(again) != string(k) {
+		t.Fatalf("key not read back: %x vs %x (%v)", again, k, diags)
+	}
+	other, err := newConfigHashKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const engineHash = "0123456789abcdef0123456789abcdef"
+	h := k.hash(engineHash)
+	if h != again.hash(engineHash) || len(h) != 32 {
+		t.Errorf("hash not stable or not 128 bits: %q", h)
+	}
+	if h == other.hash(engineHash) || h == engineHash {
+		t.Errorf("hash %q does not depend on the key", h)
+	}
+	p[configHashKeyName] = []byte(`"not hex"`)
+	diags = nil
+	if k := readConfigHashKey(ctx, p, &diags); k != nil || diags.WarningsCount() != 1 {
+		t.Errorf("damaged key read as %x, diagnostics %v", k, diags)
+	}
+}
