@@ -22,7 +22,7 @@ func TestAccInstallation_componentFromRegistry(t *testing.T) {
 	proxy := startProxy(t, reg.Host())
 	l := &ociLandscape{t: t, host: proxy.Host(), push: componenttest.Remote("ci", "s3cret")}
 	l.pushAll("first")
-	config := providerRegistryHCL(t.TempDir(), proxy.Host(), "ci", "s3cret") + e.componentInstallationHCL(l, "1.0.0", "blueprint")
+	config := providerRegistryHCL(t.TempDir(), proxy.Host(), "ci", "s3cret") + e.componentInstallationHCL(l, "1.0.0", "blueprint", "")
 	inst := "landscaper_installation.app"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
@@ -55,8 +55,9 @@ func TestAccInstallation_componentFromRegistry(t *testing.T) {
 	})
 }
 
-// componentInstallationHCL installs a component version's blueprint resource.
-func (e *accEnv) componentInstallationHCL(l *ociLandscape, version, blueprintResource string) string {
+// componentInstallationHCL installs a component version's blueprint
+// resource; extraData are further `imports.data` entries in HCL.
+func (e *accEnv) componentInstallationHCL(l *ociLandscape, version, blueprintResource, extraData string) string {
 	return e.targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" "app" {
   name      = "app"
@@ -71,8 +72,8 @@ resource "landscaper_installation" "app" {
   blueprint = { ref = { resource_name = %[4]q } }
   imports = {
     targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, settings = { greeting = "hello" } }
+    data    = { namespace = %[1]q, settings = { greeting = "hello" }%[5]s }
   }
 }
-`, e.namespace, l.host+"/landscape", version, blueprintResource)
+`, e.namespace, l.host+"/landscape", version, blueprintResource, extraData)
 }

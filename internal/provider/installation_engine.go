@@ -163,6 +163,9 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 		return nil, err
 	}
 	securityOf(ctx).trustSnapshot(snap)
+	// The registry reads the component version (and charts of Helm items
+	// in manifest mode, which drift renders again).
+	ctx = withRegistry(ctx, d)
 	bp, comp, bpErr := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
 	if bpErr != nil {
 		bp, comp = nil, nil
