@@ -107,7 +107,8 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	if err != nil {
 		return nil, err
 	}
-	spec, err := rootSpec(withRegistry(ctx, d), m, d.host)
+	// Apply reads the component versions at the digests the plan showed.
+	spec, err := rootSpec(withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d), m, d.host)
 	if err != nil {
 		if prev != nil {
 			// Keep what is deployed recorded as it was.
@@ -119,6 +120,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
 	out, encErr := outcomeOf(snap, prevBytes)
 	jobErr = errors.Join(jobErr, encErr)
+	out.components = componentDigests(spec.Component)
 	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
 	}
@@ -165,7 +167,8 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	securityOf(ctx).trustSnapshot(snap)
 	// The registry reads the component version (and charts of Helm items
 	// in manifest mode, which drift renders again).
-	ctx = withRegistry(ctx, d)
+	// ... at the digests that were deployed.
+	ctx = withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d)
 	bp, comp, bpErr := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
 	if bpErr != nil {
 		bp, comp = nil, nil

@@ -28,6 +28,7 @@ type installationModel struct {
 	DeleteWithoutUninstall types.Bool     `tfsdk:"delete_without_uninstall"`
 	Timeouts               timeouts.Value `tfsdk:"timeouts"`
 	BlueprintDigest        types.String   `tfsdk:"blueprint_digest"`
+	ComponentDigests       types.Map      `tfsdk:"component_digests"`
 	Phase                  types.String   `tfsdk:"phase"`
 	JobID                  types.String   `tfsdk:"job_id"`
 	JobIDFinished          types.String   `tfsdk:"job_id_finished"`

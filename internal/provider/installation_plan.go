@@ -42,6 +42,8 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
+	// Tags are resolved again; the digests in state stand in for an unreachable registry.
+	ctx = withComponentPins(ctx, recordedDigests(state), false)
 	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -66,6 +68,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if rendered.known {
 		plan.BlueprintDigest = types.StringValue(rendered.digest)
 	}
+	plan.ComponentDigests = rendered.components
 	plan.JobID = types.StringUnknown()
 	plan.JobIDFinished = types.StringUnknown()
 	plan.Exports = types.DynamicUnknown()
@@ -91,6 +94,8 @@ type plannedItems struct {
 	unknownPaths []string
 	// digest is blueprintDigest of the root blueprint.
 	digest string
+	// components is component_digests: unknown until the component loaded.
+	components types.Map
 }
 
 // matches reports whether the state's deploy items are what the plan
@@ -124,12 +129,16 @@ func (p plannedItems) coversUnknown(installation string) bool {
 // planDeployItems renders the tree without a cluster.
 func planDeployItems(ctx context.Context, eng *engine.Engine, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
 	spec, err := rootSpec(ctx, plan, nil)
+	components := types.MapUnknown(types.StringType)
+	if spec.Blueprint != nil {
+		components = componentDigests(spec.Component)
+	}
 	if errors.Is(err, errUnknownValue) || errors.Is(err, errHostImportsAtPlan) {
-		return plannedItems{}
+		return plannedItems{components: components}
 	}
 	if err != nil {
 		addError(diags, "Invalid Installation", scrubError(ctx, err))
-		return plannedItems{}
+		return plannedItems{components: components}
 	}
 	prev, err := decodeSnapshot(prevBytes)
 	if err != nil {
@@ -144,7 +153,7 @@ func planDeployItems(ctx context.Context, eng *engine.Engine, plan installationM
 		addError(diags, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}
 	}
-	out := plannedItems{known: true, digest: digest, rows: rows}
+	out := plannedItems{known: true, digest: digest, rows: rows, components: components}
 	for _, u := range tree.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}

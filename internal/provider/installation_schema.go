@@ -92,6 +92,8 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "SHA-256 over the blueprint's files and the manifest digests of the component versions read " +
 					"from registries. An edit of the blueprint that changes no deploy item (an export template, a schema), " +
 					"or a component version tag that moved to other content, changes it, so the next apply runs a job."},
+			"component_digests": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: componentDigestsDescription},
 			"phase": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "Phase of the installation after the last job: `Succeeded`, `Failed` or `DeleteFailed`."},
 			"job_id": schema.StringAttribute{Computed: true,

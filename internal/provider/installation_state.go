@@ -23,12 +23,15 @@ type installationOutcome struct {
 	// blueprintDigest is blueprintDigest of what the job rendered; "" when
 	// the job could not load the blueprint.
 	blueprintDigest string
-	phase           string
-	jobID           string
-	jobIDFinished   string
-	exports         map[string]any
-	targetExports   map[string]string
-	items           []deployItemRow
+	// components is componentDigests of what the job rendered; null when
+	// the job could not load the component.
+	components    types.Map
+	phase         string
+	jobID         string
+	jobIDFinished string
+	exports       map[string]any
+	targetExports map[string]string
+	items         []deployItemRow
 }
 
 // deployItemRow is one element of deploy_items.
@@ -50,6 +53,10 @@ type deployItemRow struct {
 func (o *installationOutcome) toModel(ctx context.Context, m installationModel, diags *diag.Diagnostics) installationModel {
 	m.ID = types.StringValue(m.Namespace.ValueString() + "/" + m.Name.ValueString())
 	m.BlueprintDigest = types.StringValue(o.blueprintDigest)
+	m.ComponentDigests = o.components
+	if m.ComponentDigests.IsNull() || m.ComponentDigests.IsUnknown() {
+		m.ComponentDigests = types.MapNull(types.StringType)
+	}
 	m.Phase = types.StringValue(o.phase)
 	m.JobID = types.StringValue(o.jobID)
 	m.JobIDFinished = types.StringValue(o.jobIDFinished)

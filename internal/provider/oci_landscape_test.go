@@ -36,6 +36,9 @@ type ociLandscape struct {
 	// descriptors name); push writes to the registry itself.
 	host string
 	push componenttest.Opener
+	// appDigest is the manifest digest of example.com/app:1.0.0 after
+	// the last pushAll.
+	appDigest string
 }
 
 func (l *ociLandscape) context() component.RepositorySpec {
@@ -84,7 +87,7 @@ component:
   resources: []
 `, repoCtx),
 	}))
-	l.mustPush(componenttest.PushVersion(ctx, l.push, l.context(), "example.com/app", "1.0.0", componenttest.Version{
+	app, err := componenttest.PushVersion(ctx, l.push, l.context(), "example.com/app", "1.0.0", componenttest.Version{
 		Descriptor: fmt.Sprintf(`
 apiVersion: ocm.software/v3alpha1
 kind: ComponentVersion
@@ -105,7 +108,9 @@ spec:
      access: {type: ociArtifact, imageReference: %[5]q}}
 `, marker, repoCtx, componenttest.Digest(blueprint), mediaTypeBlueprint, l.host+"/landscape/charts/greeting:0.1.0"),
 		Blobs: []componenttest.Layer{{MediaType: mediaTypeBlueprint, Data: blueprint}},
-	}))
+	})
+	l.mustPush(app, err)
+	l.appDigest = app.Digest.String()
 }
 
 func (l *ociLandscape) mustPush(_ any, err error) {

@@ -118,7 +118,7 @@ func loadComponentRef(ctx context.Context, ref component.VersionRef) (*component
 		return nil, fmt.Errorf("component %s: the provider is not configured, so no registry can be read", ref)
 	}
 	seen := len(reg.Client.Warnings())
-	c, err := reg.Load(ctx, ref)
+	c, err := reg.LoadPinned(ctx, ref, pinsFrom(ctx))
 	for _, w := range reg.Client.Warnings()[seen:] {
 		tflog.Warn(ctx, w)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
@@ -61,7 +62,25 @@ func (v VersionRef) String() string { return v.Name + ":" + v.Version }
 // `components` input holds them. References are read level by level, each
 // level in parallel; a version referenced twice is one *Component.
 func (r *Registry) Load(ctx context.Context, ref VersionRef) (*Component, error) {
-	root, err := r.component(ctx, ref)
+	return r.LoadPinned(ctx, ref, Pins{})
+}
+
+// Pins are the manifest digests of component versions by "name:version",
+// as an earlier command read them (Digests; Terraform state records them).
+type Pins struct {
+	Digests map[string]string
+	// Strict reads exactly these digests (apply, refresh); otherwise they
+	// stand in for tags only while the registry cannot be reached (plan).
+	Strict bool
+}
+
+func (p Pins) of(ref VersionRef) ocireg.Pin {
+	return ocireg.Pin{Digest: digest.Digest(p.Digests[ref.String()]), Strict: p.Strict}
+}
+
+// LoadPinned is Load with the digests of an earlier command.
+func (r *Registry) LoadPinned(ctx context.Context, ref VersionRef, pins Pins) (*Component, error) {
+	root, err := r.component(ctx, ref, pins.of(ref))
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +111,7 @@ func (r *Registry) Load(ctx context.Context, ref VersionRef) (*Component, error)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				child, err := r.component(ctx, e.ref)
+				child, err := r.component(ctx, e.ref, pins.of(e.ref))
 				if err != nil {
 					errs[i] = fmt.Errorf("component %s references %s: %w", e.owner.Descriptor.Component.Name+":"+e.owner.Descriptor.Component.Version, e.ref, err)
 				}
@@ -119,8 +138,8 @@ func (r *Registry) Load(ctx context.Context, ref VersionRef) (*Component, error)
 
 // component builds a fresh *Component of one version (without its
 // references) from the artifact read once per Registry.
-func (r *Registry) component(ctx context.Context, ref VersionRef) (*Component, error) {
-	key := ref.Context.BaseURL + "|" + ref.Context.SubPath + "|" + ref.Context.ComponentNameMapping + "|" + ref.String()
+func (r *Registry) component(ctx context.Context, ref VersionRef, pin ocireg.Pin) (*Component, error) {
+	key := fmt.Sprintf("%s|%s|%s|%s|%s|%t", ref.Context.BaseURL, ref.Context.SubPath, ref.Context.ComponentNameMapping, ref, pin.Digest, pin.Strict)
 	r.mu.Lock()
 	if r.loaded == nil {
 		r.loaded = map[string]*loadResult{}
@@ -138,7 +157,7 @@ func (r *Registry) component(ctx context.Context, ref VersionRef) (*Component, e
 			return nil, ctx.Err()
 		}
 	} else {
-		res.artifact, res.data, res.err = r.read(ctx, ref)
+		res.artifact, res.data, res.err = r.read(ctx, ref, pin)
 		close(res.done)
 	}
 	if res.err != nil {
@@ -160,12 +179,12 @@ func (r *Registry) component(ctx context.Context, ref VersionRef) (*Component, e
 }
 
 // read fetches a component version's manifest and descriptor.
-func (r *Registry) read(ctx context.Context, ref VersionRef) (*ociArtifact, []byte, error) {
+func (r *Registry) read(ctx context.Context, ref VersionRef, pin ocireg.Pin) (*ociArtifact, []byte, error) {
 	repo, tag, err := ref.Context.Reference(ref.Name, ref.Version)
 	if err != nil {
 		return nil, nil, fmt.Errorf("component %s: %w", ref, err)
 	}
-	desc, err := r.Client.Resolve(ctx, repo+":"+tag)
+	desc, err := r.Client.ResolvePinned(ctx, repo+":"+tag, pin)
 	if err != nil {
 		return nil, nil, fmt.Errorf("component %s: descriptor artifact: %w", ref, err)
 	}

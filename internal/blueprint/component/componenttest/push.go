@@ -130,6 +130,13 @@ func PushArtifact(ctx context.Context, open Opener, ref string, config Layer, la
 	if err := target.Push(ctx, md, bytes.NewReader(data)); err != nil {
 		return ocispec.Descriptor{}, fmt.Errorf("push manifest: %w", err)
 	}
+	if mem, ok := target.(*memory.Store); ok {
+		// A registry resolves a manifest by digest; the in-memory store
+		// only by tag, so the digest is a tag too.
+		if err := mem.Tag(ctx, md, md.Digest.String()); err != nil {
+			return ocispec.Descriptor{}, err
+		}
+	}
 	return md, target.Tag(ctx, md, tag)
 }
 

@@ -37,6 +37,29 @@ func (c *cache) blob(desc ocispec.Descriptor) ([]byte, bool) {
 	return data, true
 }
 
+// manifest returns the descriptor of a manifest in the cache, known only
+// by its digest (a digest recorded in Terraform state).
+func (c *cache) manifest(d digest.Digest) (ocispec.Descriptor, bool) {
+	p, ok := c.blobPath(d)
+	if !ok {
+		return ocispec.Descriptor{}, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || d.Algorithm().FromBytes(data) != d {
+		return ocispec.Descriptor{}, false
+	}
+	var m struct {
+		MediaType string `json:"mediaType"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return ocispec.Descriptor{}, false
+	}
+	if m.MediaType == "" {
+		m.MediaType = ocispec.MediaTypeImageManifest
+	}
+	return ocispec.Descriptor{MediaType: m.MediaType, Digest: d, Size: int64(len(data))}, true
+}
+
 // putBlob stores verified content. Failures only cost a later fetch.
 func (c *cache) putBlob(desc ocispec.Descriptor, data []byte) {
 	if p, ok := c.blobPath(desc.Digest); ok {

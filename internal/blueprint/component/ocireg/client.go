@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/errdef"
@@ -52,15 +53,18 @@ type Client struct {
 
 	mu       sync.Mutex
 	resolved map[string]ocispec.Descriptor
-	warnings []string
+	// unreachable are the tags whose registry did not answer.
+	unreachable map[string]error
+	warnings    []string
 }
 
 // New returns a client.
 func New(opts Options) *Client {
 	c := &Client{
-		credential: opts.Credential,
-		open:       opts.Repository,
-		resolved:   map[string]ocispec.Descriptor{},
+		credential:  opts.Credential,
+		open:        opts.Repository,
+		resolved:    map[string]ocispec.Descriptor{},
+		unreachable: map[string]error{},
 		http: &http.Client{Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
@@ -111,44 +115,102 @@ func (c *Client) Warnings() []string {
 	return append([]string(nil), c.warnings...)
 }
 
+// Pin is the digest a tag resolved to in an earlier command (Terraform
+// state records it).
+type Pin struct {
+	Digest digest.Digest
+	// Strict takes Digest without asking the registry what the tag points
+	// at now: apply uses what the plan showed, refresh what was deployed.
+	// Otherwise the tag is resolved, and Digest is the answer only when
+	// the registry cannot be reached.
+	Strict bool
+}
+
 // Resolve returns the descriptor a reference ("host/repo:tag" or
 // "host/repo@sha256:…") points at. A tag is asked from the registry once
 // per client; when the registry cannot be reached, the digest last seen
 // for the tag is taken from the cache.
 func (c *Client) Resolve(ctx context.Context, ref string) (ocispec.Descriptor, error) {
+	return c.ResolvePinned(ctx, ref, Pin{})
+}
+
+// ResolvePinned is Resolve with the digest of an earlier command: taken
+// as is when strict, else in place of the tag's answer when the registry
+// cannot be reached (before the cache's last answer for the tag).
+func (c *Client) ResolvePinned(ctx context.Context, ref string, pin Pin) (ocispec.Descriptor, error) {
 	parsed, err := registry.ParseReference(ref)
 	if err != nil {
 		return ocispec.Descriptor{}, fmt.Errorf("invalid OCI reference %q: %w", ref, err)
 	}
+	if pin.Digest != "" && pin.Digest.Validate() != nil {
+		return ocispec.Descriptor{}, fmt.Errorf("%s: recorded digest %q is not a digest", ref, pin.Digest)
+	}
+	if pin.Strict && pin.Digest != "" {
+		return c.byDigest(ctx, parsed, pin.Digest)
+	}
+	if dgst, derr := parsed.Digest(); derr == nil {
+		return c.byDigest(ctx, parsed, dgst)
+	}
 	key := parsed.String()
 	c.mu.Lock()
 	desc, ok := c.resolved[key]
+	unreachable := c.unreachable[key]
 	c.mu.Unlock()
 	if ok {
 		return desc, nil
 	}
-	if dgst, derr := parsed.Digest(); derr == nil {
-		if cached, ok := c.cache.descriptor(key); ok && cached.Digest == dgst {
+	if unreachable == nil {
+		repo, err := c.open(parsed.Registry + "/" + parsed.Repository)
+		if err == nil {
+			desc, err = repo.Resolve(ctx, parsed.ReferenceOrDefault())
+		}
+		if err == nil {
+			c.cache.putDescriptor(key, desc)
+			c.mu.Lock()
+			c.resolved[key] = desc
+			c.mu.Unlock()
+			return desc, nil
+		}
+		if !Unreachable(err) {
+			return ocispec.Descriptor{}, describe(ref, err)
+		}
+		// Asked once: further installations naming the tag fall back at once.
+		c.mu.Lock()
+		c.unreachable[key] = err
+		c.mu.Unlock()
+		unreachable = err
+	}
+	if pin.Digest != "" {
+		if cached, ok := c.cache.manifest(pin.Digest); ok {
+			c.warn(fmt.Sprintf("%s: registry unreachable, using the digest %s recorded in the state", ref, pin.Digest))
 			return cached, nil
 		}
 	}
-	repo, err := c.open(parsed.Registry + "/" + parsed.Repository)
-	if err == nil {
-		desc, err = repo.Resolve(ctx, parsed.ReferenceOrDefault())
-	}
-	if err != nil {
-		cached, ok := c.cache.descriptor(key)
-		if !ok || !Unreachable(err) {
-			return ocispec.Descriptor{}, describe(ref, err)
-		}
+	if cached, ok := c.cache.descriptor(key); ok {
 		c.warn(fmt.Sprintf("%s: registry unreachable, using the cached digest %s", ref, cached.Digest))
-		desc = cached
-	} else {
-		c.cache.putDescriptor(key, desc)
+		return cached, nil
 	}
-	c.mu.Lock()
-	c.resolved[key] = desc
-	c.mu.Unlock()
+	return ocispec.Descriptor{}, describe(ref, unreachable)
+}
+
+// byDigest returns the descriptor of a manifest by digest: from the cache
+// without a request, else from the registry.
+func (c *Client) byDigest(ctx context.Context, parsed registry.Reference, d digest.Digest) (ocispec.Descriptor, error) {
+	if cached, ok := c.cache.manifest(d); ok {
+		return cached, nil
+	}
+	ref := parsed.Registry + "/" + parsed.Repository + "@" + d.String()
+	repo, err := c.open(parsed.Registry + "/" + parsed.Repository)
+	if err != nil {
+		return ocispec.Descriptor{}, describe(ref, err)
+	}
+	desc, err := repo.Resolve(ctx, d.String())
+	if err != nil {
+		return ocispec.Descriptor{}, describe(ref, err)
+	}
+	if desc.Digest != d {
+		return ocispec.Descriptor{}, fmt.Errorf("%s: %w (the registry answered %s)", ref, ErrDigest, desc.Digest)
+	}
 	return desc, nil
 }
 

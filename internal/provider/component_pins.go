@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+)
+
+// component_digests records the manifest digest each component version
+// tag resolved to. The plan resolves the tags again, so a tag that moved
+// shows as a changed digest; when the registry cannot be reached, the
+// plan takes the digests recorded here (and the content-addressed cache)
+// instead. Apply reads exactly the digests the plan showed, refresh
+// exactly those that were deployed.
+
+const componentDigestsDescription = "Manifest digest of every component version read from an OCI registry (the root and " +
+	"every component it references), by `<component name>:<version>`. A plan asks the registry what each tag points " +
+	"at now, so a tag that moved shows here as a changed digest and the next apply installs the new content; " +
+	"apply reads exactly the digests the plan showed. When the registry cannot be reached, the plan uses the digests " +
+	"recorded here and the cached content, with a warning."
+
+type pinsKey struct{}
+
+// withComponentPins makes loadComponentRef read component versions at the
+// digests of digests (a component_digests value): strictly (apply,
+// refresh), or only while the registry is unreachable (plan).
+func withComponentPins(ctx context.Context, digests types.Map, strict bool) context.Context {
+	if digests.IsNull() || digests.IsUnknown() {
+		return ctx
+	}
+	pins := component.Pins{Digests: map[string]string{}, Strict: strict}
+	for k, v := range digests.Elements() {
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			pins.Digests[k] = s.ValueString()
+		}
+	}
+	return context.WithValue(ctx, pinsKey{}, pins)
+}
+
+// recordedDigests is the state's component_digests; null without a state.
+func recordedDigests(state *installationModel) types.Map {
+	if state == nil {
+		return types.MapNull(types.StringType)
+	}
+	return state.ComponentDigests
+}
+
+func pinsFrom(ctx context.Context) component.Pins {
+	p, _ := ctx.Value(pinsKey{}).(component.Pins)
+	return p
+}
+
+// componentDigests is the component_digests value of a loaded component:
+// empty when none of it came from a registry.
+func componentDigests(c *blueprint.Component) types.Map {
+	m, _ := types.MapValueFrom(context.Background(), types.StringType, c.Digests())
+	return m
+}
