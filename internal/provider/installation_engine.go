@@ -118,6 +118,9 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
+	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
+	securityOf(ctx).learnSnapshot(prev, sensitive)
+	securityOf(ctx).learnSnapshot(snap, sensitive)
 	out, encErr := outcomeOf(snap, prevBytes)
 	jobErr = errors.Join(jobErr, encErr)
 	out.components = componentDigests(spec.Component)
@@ -134,7 +137,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.
-func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUninstall bool) (out *installationOutcome, err error) {
+func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte) (out *installationOutcome, err error) {
 	ctx = withSecurity(ctx, d.security)
 	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(snapBytes)
@@ -142,6 +145,8 @@ func (d *providerData) delete(ctx context.Context, snapBytes []byte, withoutUnin
 		return nil, err
 	}
 	securityOf(ctx).trustSnapshot(prev)
+	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
+	withoutUninstall := m.DeleteWithoutUninstall.ValueBool()
 	snap, err := d.engineFor(ctx).Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, err
@@ -165,6 +170,7 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 		return nil, err
 	}
 	securityOf(ctx).trustSnapshot(snap)
+	securityOf(ctx).learnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
 	// The registry reads the component version (and charts of Helm items
 	// in manifest mode, which drift renders again).
 	// ... at the digests that were deployed.
@@ -179,7 +185,8 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	}
 	out := make(map[string]string, len(drifted))
 	for _, it := range drifted {
-		out[it.ID] = it.Reason
+		// The reason becomes the item's last_error in state.
+		out[it.ID] = securityOf(ctx).secrets.String(it.Reason)
 	}
 	return out, nil
 }

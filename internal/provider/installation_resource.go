@@ -140,7 +140,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, err := r.data.delete(ctx, snap, state.DeleteWithoutUninstall.ValueBool())
+	out, err := r.data.delete(ctx, state, snap)
 	if err == nil {
 		return
 	}

@@ -82,11 +82,9 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 // splitExports separates the exports named in sensitive_exports.
 func splitExports(ctx context.Context, exports map[string]any, names types.Set) (public, secret map[string]any, diags diag.Diagnostics) {
 	public, secret = map[string]any{}, map[string]any{}
-	var sensitive []string
-	if !names.IsNull() && !names.IsUnknown() {
-		if diags = names.ElementsAs(ctx, &sensitive, false); diags.HasError() {
-			return public, exports, diags // unsure which are secret: treat all as secret
-		}
+	sensitive, diags := readSensitiveExports(ctx, names)
+	if diags.HasError() {
+		return public, exports, diags // unsure which are secret: treat all as secret
 	}
 	for k, v := range exports {
 		if slices.Contains(sensitive, k) {
@@ -96,6 +94,23 @@ func splitExports(ctx context.Context, exports map[string]any, names types.Set) 
 		}
 	}
 	return public, secret, diags
+}
+
+// readSensitiveExports reads the names in sensitive_exports.
+func readSensitiveExports(ctx context.Context, names types.Set) ([]string, diag.Diagnostics) {
+	var sensitive []string
+	if names.IsNull() || names.IsUnknown() {
+		return nil, nil
+	}
+	diags := names.ElementsAs(ctx, &sensitive, false)
+	return sensitive, diags
+}
+
+// sensitiveExportNames is readSensitiveExports for the scrubber, which
+// can only learn from names it could read.
+func sensitiveExportNames(ctx context.Context, names types.Set) []string {
+	sensitive, _ := readSensitiveExports(ctx, names)
+	return sensitive
 }
 
 func orEmptyStrings(m map[string]string) map[string]string {

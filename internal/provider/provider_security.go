@@ -15,6 +15,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
@@ -181,18 +182,45 @@ func (s *security) trustSnapshot(snap *engine.Snapshot) {
 	if snap == nil || snap.Root == nil {
 		return
 	}
-	ti := snap.Root.Targets
+	eachTarget(snap.Root.Targets, s.trustTarget)
+}
+
+// learnSnapshot registers as secrets what a job's snapshot holds that
+// messages must not show: the credentials of every target an installation
+// of the tree imported or exported (a blueprint-made kubeconfig included,
+// which the configuration never held) and the root's exports named in
+// sensitiveExports, which the user declared secret. Nothing is trusted.
+func (s *security) learnSnapshot(snap *engine.Snapshot, sensitiveExports []string) {
+	if snap.Empty() {
+		return
+	}
+	for _, in := range snap.Installations() {
+		eachTarget(in.Targets, s.learnTarget)
+		for _, t := range in.TargetExports {
+			s.learnTarget(t)
+		}
+	}
+	exports := snap.Exports()
+	for _, name := range sensitiveExports {
+		if v, ok := exports[name]; ok {
+			s.secrets.AddValue(v)
+		}
+	}
+}
+
+// eachTarget calls f for every target of ti.
+func eachTarget(ti snapshot.TargetImports, f func(api.Target)) {
 	for _, t := range ti.Single {
-		s.trustTarget(t)
+		f(t)
 	}
 	for _, list := range ti.Lists {
 		for _, t := range list {
-			s.trustTarget(t)
+			f(t)
 		}
 	}
 	for _, tm := range ti.Maps {
 		for _, t := range tm {
-			s.trustTarget(t)
+			f(t)
 		}
 	}
 }
@@ -215,19 +243,9 @@ func markExported(t api.Target) api.Target {
 }
 
 func (s *security) trustTarget(t api.Target) {
-	if t.Metadata.Annotations[exportedAnnotation] != "" {
-		// Not the user's: checked by the pool; still scrubbed.
-		var cfg api.KubernetesClusterConfig
-		if json.Unmarshal(t.Spec.Config, &cfg) == nil {
-			s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
-		}
-		return
-	}
-	if t.Spec.Type != api.KubernetesClusterTargetType {
-		var v any
-		_ = json.Unmarshal(t.Spec.Config, &v)
-		s.secrets.AddValue(v)
-		return
+	s.learnTarget(t)
+	if t.Metadata.Annotations[exportedAnnotation] != "" || t.Spec.Type != api.KubernetesClusterTargetType {
+		return // not the user's kubeconfig: checked by the pool
 	}
 	var cfg api.KubernetesClusterConfig
 	if json.Unmarshal(t.Spec.Config, &cfg) != nil || cfg.Kubeconfig == "" {
@@ -236,7 +254,21 @@ func (s *security) trustTarget(t api.Target) {
 	if s.pool != nil {
 		s.pool.Trust(cfg.Kubeconfig)
 	}
-	s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
+}
+
+// learnTarget registers t's credentials as secrets: a kubeconfig's user
+// credentials, or every value of another target type's config.
+func (s *security) learnTarget(t api.Target) {
+	if t.Spec.Type != api.KubernetesClusterTargetType {
+		var v any
+		_ = json.Unmarshal(t.Spec.Config, &v)
+		s.secrets.AddValue(v)
+		return
+	}
+	var cfg api.KubernetesClusterConfig
+	if json.Unmarshal(t.Spec.Config, &cfg) == nil && cfg.Kubeconfig != "" {
+		s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
+	}
 }
 
 // scrubError masks every secret ctx's security knows and every URL

@@ -111,8 +111,9 @@ resource "landscaper_installation" "consumer" {
 	}
 }
 
-// A canary in a sensitive variable, a Secret import, a kubeconfig token
-// and a chart URL's password and query: every failure path runs, and the
+// A canary in a sensitive variable, a Secret import, a kubeconfig token,
+// Helm values and a chart URL's password and query: every failure path
+// runs, and the
 // canary appears neither in the CLI's output, nor in `show -json` outside
 // sensitive values, nor in the TRACE log.
 func TestAccSecurity_secretCanary(t *testing.T) {
@@ -195,6 +196,15 @@ resource "landscaper_target" "broken" {
     targets = { cluster = landscaper_target.token.target }
     data    = { namespace = %q, password = "123" }
   }`, e.namespace)), "Installation Failed", []string{"apply", "-auto-approve"}},
+		{"Helm values from a Secret import violate the chart's schema", provider + e.targetHCL + installation("helmsecret", fmt.Sprintf(`{
+    targets = { cluster = landscaper_target.cluster.target }
+    data    = { namespace = %q }
+    secrets = { helmValue = { name = %q, namespace = %q, key = "password" } }
+  }`, e.namespace, secretName, e.namespace)), "does not match pattern", []string{"apply", "-auto-approve"}},
+		// Terraform does not tell providers which inputs are sensitive:
+		// the value Helm's schema check quotes is masked all the same.
+		{"Helm values from a sensitive variable violate the chart's schema", provider + e.targetHCL + installation("helmvar",
+			dataImports(`, helmValue = var.secret`)), "does not match pattern", []string{"apply", "-auto-approve"}},
 		{"chart URL with the canary as password and query", provider + e.targetHCL + installation("chart",
 			dataImports(`, chartURL = "http://user:${var.secret}@127.0.0.1:1/chart.tgz?token=${var.secret}"`)),
 			"Installation Failed", []string{"apply", "-auto-approve"}},

@@ -102,8 +102,9 @@ func (s *Secrets) Len() int {
 	return len(s.values)
 }
 
-// String returns msg with every registered secret and every URL
-// credential masked. A nil Secrets masks URL credentials only.
+// String returns msg with every registered secret, every URL credential
+// and the values other programs' errors quote (QuotedValues) masked. A nil
+// Secrets masks URL credentials and quoted values only.
 func (s *Secrets) String(msg string) string {
 	if s != nil {
 		s.mu.RLock()
@@ -114,7 +115,7 @@ func (s *Secrets) String(msg string) string {
 		}
 		s.mu.RUnlock()
 	}
-	return URLs(msg)
+	return QuotedValues(URLs(msg))
 }
 
 // urlPattern finds URLs with a scheme in free text.

@@ -67,3 +67,28 @@ func TestKubeconfigCredentials(t *testing.T) {
 		t.Errorf("masked the server: %q", got)
 	}
 }
+
+// Values the API server and Helm's schema check quote are masked even
+// when nobody registered them; paths and rules stay readable.
+func TestSecrets_MasksQuotedValues(t *testing.T) {
+	var s *Secrets
+	for _, c := range []struct{ in, want string }{
+		{`ConfigMap "x" is invalid: metadata.name: Invalid value: "Hunter2_pw": a lowercase RFC 1123 subdomain must consist of …`,
+			`ConfigMap "x" is invalid: metadata.name: Invalid value: <redacted>: a lowercase RFC 1123 subdomain must consist of …`},
+		{`spec.replicas: Invalid value: 31337: must be greater than or equal to 0`,
+			`spec.replicas: Invalid value: <redacted>: must be greater than or equal to 0`},
+		{`spec.type: Unsupported value: "Hunter2": supported values: "ClusterIP"`,
+			`spec.type: Unsupported value: <redacted>: supported values: "ClusterIP"`},
+		{"values don't meet the specifications of the schema(s) in the following chart(s):\ncanary:\n" +
+			"- at '/password': 'Hunter2 it\\'s' does not match pattern '^[0-9]+$'\n- at '/pin': maximum: got 31337, want 9999\n" +
+			"- at '/mail': 'Hunter2' is not valid email: missing @\n- at '/n': got string, want integer",
+			"values don't meet the specifications of the schema(s) in the following chart(s):\ncanary:\n" +
+				"- at '/password': <redacted> does not match pattern '^[0-9]+$'\n- at '/pin': maximum: got <redacted>, want 9999\n" +
+				"- at '/mail': <redacted> is not valid email: missing @\n- at '/n': got string, want integer"},
+		{`deploy item "x": waiting at 'step': nothing quoted`, `deploy item "x": waiting at 'step': nothing quoted`},
+	} {
+		if got := s.String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got  %q\n want %q", c.in, got, c.want)
+		}
+	}
+}
