@@ -15,6 +15,11 @@ var knownMisspellings = map[string]string{
 	"jsonSchema": "did you mean jsonSchemaVersion? Landscaper ignores jsonSchema",
 }
 
+// UnknownFields lists the object keys of v (decoded JSON) that the Go
+// type t does not declare, as "path: unknown field", sorted. Readers of
+// other Landscaper objects (internal/landscaperyaml) check with it too.
+func UnknownFields(v any, t reflect.Type) []string { return unknownFields(v, t, "") }
+
 // unknownFields lists the object keys of v that the Go type t does not
 // declare, as "path: unknown field" warnings, so a misspelt field is never
 // silently ignored.

@@ -43,7 +43,7 @@ func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Reso
 
 // DataSources lists every data source type of the provider.
 func (p *landscaperProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewBlueprintDataSource, NewRenderedInstallationDataSource}
+	return []func() datasource.DataSource{NewBlueprintDataSource, NewRenderedInstallationDataSource, NewManifestsDataSource}
 }
 
 // Functions lists the provider-defined functions (Terraform >= 1.8, OpenTofu >= 1.7).

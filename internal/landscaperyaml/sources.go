@@ -1,0 +1,150 @@
+package landscaperyaml
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+)
+
+// blueprint reads spec.blueprint: a resource of the component, or an
+// inline filesystem whose nested objects are directories (Landscaper
+// reads it as a YAML filesystem).
+func (c *converter) blueprint(inst installation) error {
+	bp := inst.Spec.Blueprint
+	switch {
+	case bp.Ref != nil && bp.Inline != nil:
+		return c.fieldErr("spec.blueprint", errors.New("give ref or inline, not both"))
+	case bp.Ref != nil:
+		if bp.Ref.ResourceName == "" {
+			return c.fieldErr("spec.blueprint.ref.resourceName", errors.New("is empty"))
+		}
+		if c.root.Component == (Component{}) {
+			return c.fieldErr("spec.blueprint.ref", errors.New("a blueprint resource needs spec.componentDescriptor"))
+		}
+		c.root.Blueprint.ResourceName = bp.Ref.ResourceName
+	case bp.Inline != nil:
+		var tree any
+		if err := json.Unmarshal(bp.Inline.Filesystem, &tree); err != nil || tree == nil {
+			return c.fieldErr("spec.blueprint.inline.filesystem", errors.New("must be an object of file name → content"))
+		}
+		files := map[string]string{}
+		if err := flatten(tree, "", files); err != nil {
+			return c.fieldErr("spec.blueprint.inline.filesystem"+err.Error(), errors.New("must be a file's content (a string) or a directory (an object)"))
+		}
+		if _, ok := files["blueprint.yaml"]; !ok {
+			return c.fieldErr("spec.blueprint.inline.filesystem", errors.New("has no blueprint.yaml"))
+		}
+		c.root.Blueprint.Inline = files
+	default:
+		return c.fieldErr("spec.blueprint", errors.New("needs ref or inline"))
+	}
+	return nil
+}
+
+// pathError is the path of a filesystem entry that is neither a file nor
+// a directory; its Error is the field path suffix.
+type pathError string
+
+func (e pathError) Error() string { return string(e) }
+
+func flatten(node any, dir string, files map[string]string) error {
+	obj, ok := node.(map[string]any)
+	if !ok {
+		return pathError("")
+	}
+	names := make([]string, 0, len(obj))
+	for n := range obj {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := path.Join(dir, n)
+		switch v := obj[n].(type) {
+		case string:
+			files[p] = v
+		case map[string]any:
+			if err := flatten(v, p, files); err != nil {
+				return pathError("." + n + err.Error())
+			}
+		default:
+			return pathError("." + n)
+		}
+	}
+	return nil
+}
+
+// component reads spec.componentDescriptor. A ref without a repository
+// context takes the one of the Installation's Context, as Landscaper does.
+func (c *converter) component(inst installation) error {
+	ctx, err := c.context(inst)
+	if err != nil {
+		return err
+	}
+	cd := inst.Spec.ComponentDescriptor
+	switch {
+	case cd == nil:
+		return nil
+	case cd.Ref != nil && len(cd.Inline) > 0:
+		return c.fieldErr("spec.componentDescriptor", errors.New("give ref or inline, not both"))
+	case len(cd.Inline) > 0:
+		c.root.Component.Inline = string(cd.Inline)
+		return nil
+	case cd.Ref == nil:
+		return c.fieldErr("spec.componentDescriptor", errors.New("needs ref or inline"))
+	}
+	ref, field := cd.Ref, "spec.componentDescriptor.ref"
+	if ref.ComponentName == "" || ref.Version == "" {
+		return c.fieldErr(field, errors.New("needs componentName and version"))
+	}
+	repo := ref.RepositoryContext
+	if len(repo) == 0 && ctx != nil {
+		repo, field = ctx.RepositoryContext, fmt.Sprintf("repositoryContext of Context %q", inst.Spec.Context)
+	} else {
+		field += ".repositoryContext"
+	}
+	if len(repo) == 0 {
+		return c.fieldErr("spec.componentDescriptor.ref.repositoryContext", errors.New("is missing, and no Context (spec.context) gives one"))
+	}
+	spec, err := component.ParseRepositorySpec(repo)
+	if err != nil {
+		return c.fieldErr(field, err)
+	}
+	c.root.Component.Ref = &component.VersionRef{Context: spec, Name: ref.ComponentName, Version: ref.Version}
+	return nil
+}
+
+// context finds the Context spec.context names (nil when none is named)
+// and refuses what it cannot honour.
+func (c *converter) context(inst installation) (*lsContext, error) {
+	name := inst.Spec.Context
+	if name == "" {
+		return nil, nil
+	}
+	doc, ok := c.objects.lookup(KindContext, name, c.root.Namespace)
+	if !ok {
+		return nil, c.fieldErr("spec.context", fmt.Errorf("no Context %q in namespace %q among the objects given", name, c.root.Namespace))
+	}
+	var ctx lsContext
+	if err := doc.decode(&ctx); err != nil {
+		return nil, err
+	}
+	switch {
+	case len(ctx.OCMConfig) > 0 && string(ctx.OCMConfig) != "null":
+		return nil, fmt.Errorf("%s: ocmConfig: OCM configuration files are not supported; configure registries in the provider", doc)
+	case ctx.ComponentVersionOverwrites != "":
+		return nil, fmt.Errorf("%s: componentVersionOverwrites: not supported; name the version in spec.componentDescriptor.ref", doc)
+	case len(ctx.VerificationSignatures) > 0:
+		return nil, fmt.Errorf("%s: verificationSignatures: component signature verification is not supported", doc)
+	}
+	if len(ctx.RegistryPullSecrets) > 0 {
+		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: registryPullSecrets: ignored; registry credentials come from the provider's registry settings", doc))
+	}
+	if len(ctx.Configurations) > 0 {
+		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: configurations: ignored; they configure Landscaper's controllers", doc))
+	}
+	return &ctx, nil
+}
