@@ -18,9 +18,13 @@ import (
 // (chart.resourceRef, chart.fromResource) without knowing components.
 type componentAccess struct {
 	registry *component.Registry
+	// host reads the Landscaper Contexts installations name.
+	host *hostCluster
 
 	mu    sync.Mutex
 	known map[string]*component.Component
+	// scopes are the Contexts read, by "namespace/name".
+	scopes map[string]*componentScope
 }
 
 var _ helm.Resources = (*componentAccess)(nil)

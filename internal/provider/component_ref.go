@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -44,7 +45,8 @@ const (
 func componentRefResourceAttribute() rschema.SingleNestedAttribute {
 	return rschema.SingleNestedAttribute{Optional: true, MarkdownDescription: componentRefDescription,
 		Attributes: map[string]rschema.Attribute{
-			"repository_context": rschema.SingleNestedAttribute{Required: true, MarkdownDescription: repositoryContextDescription,
+			"repository_context": rschema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: repositoryContextDescription + " Required unless the installation's `context` has a `repositoryContext`.",
 				Attributes: map[string]rschema.Attribute{
 					"type":                   rschema.StringAttribute{Required: true, MarkdownDescription: typeDescription},
 					"base_url":               rschema.StringAttribute{Required: true, MarkdownDescription: baseURLDescription},
@@ -79,7 +81,8 @@ func componentRef(ctx context.Context, o types.Object) (component.VersionRef, bo
 		return component.VersionRef{}, false, err
 	}
 	var rc repositoryContextModel
-	if _, err := asObject(ctx, m.RepositoryContext, &rc, p.AtName("repository_context")); err != nil {
+	given, err := asObject(ctx, m.RepositoryContext, &rc, p.AtName("repository_context"))
+	if err != nil {
 		return component.VersionRef{}, false, err
 	}
 	for _, v := range []types.String{m.ComponentName, m.Version, rc.Type, rc.BaseURL, rc.ComponentNameMapping} {
@@ -92,6 +95,15 @@ func componentRef(ctx context.Context, o types.Object) (component.VersionRef, bo
 			ComponentNameMapping: rc.ComponentNameMapping.ValueString()},
 		Name:    m.ComponentName.ValueString(),
 		Version: m.Version.ValueString(),
+	}
+	if !given {
+		// Landscaper defaults it from the installation's Context.
+		s := scopeFrom(ctx)
+		if s == nil || s.repositoryContext == nil {
+			return ref, false, attrErr(p, errors.New("repository_context is not set, and the installation's context gives none "+
+				"(set repository_context, or name a Context with a repositoryContext in `context`)"))
+		}
+		ref.Context = *s.repositoryContext
 	}
 	if err := ref.Context.Validate(); err != nil {
 		return ref, false, attrErr(p.AtName("repository_context"), err)

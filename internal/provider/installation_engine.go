@@ -51,6 +51,10 @@ func rootName(m installationModel) string {
 // Secret and ConfigMap imports are not read (errHostImportsAtPlan).
 func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engine.RootSpec, error) {
 	spec := engine.RootSpec{Name: rootName(m)}
+	ctx, err := withInstallationContext(ctx, m)
+	if err != nil {
+		return spec, err
+	}
 	bp, component, err := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
 	if err != nil {
 		return spec, err
@@ -171,11 +175,15 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	}
 	securityOf(ctx).trustSnapshot(snap)
 	securityOf(ctx).learnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
-	// The registry reads the component version (and charts of Helm items
-	// in manifest mode, which drift renders again).
-	// ... at the digests that were deployed.
-	ctx = withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d)
-	bp, comp, bpErr := resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
+	// The registry (with the Context's credentials) reads the component
+	// versions at the digests that were deployed; Helm items in manifest
+	// mode render their charts from them again.
+	var bp *blueprint.Blueprint
+	var comp *blueprint.Component
+	ctx, bpErr := withInstallationContext(withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d), m)
+	if bpErr == nil {
+		bp, comp, bpErr = resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
+	}
 	if bpErr != nil {
 		bp, comp = nil, nil
 	}

@@ -22,6 +22,7 @@ type installationModel struct {
 	Namespace              types.String   `tfsdk:"namespace"`
 	Blueprint              types.Object   `tfsdk:"blueprint"`
 	ComponentDescriptor    types.Object   `tfsdk:"component_descriptor"`
+	Context                types.String   `tfsdk:"context"`
 	Imports                types.Object   `tfsdk:"imports"`
 	ImportDataMappings     types.Dynamic  `tfsdk:"import_data_mappings"`
 	ExportDataMappings     types.Dynamic  `tfsdk:"export_data_mappings"`

@@ -225,7 +225,7 @@ func sortRows(rows []deployItemRow) {
 func configEqual(a, b installationModel) bool {
 	pairs := [][2]attr.Value{
 		{a.Name, b.Name}, {a.Namespace, b.Namespace}, {a.Blueprint, b.Blueprint},
-		{a.ComponentDescriptor, b.ComponentDescriptor}, {a.Imports, b.Imports},
+		{a.ComponentDescriptor, b.ComponentDescriptor}, {a.Context, b.Context}, {a.Imports, b.Imports},
 		{a.ImportDataMappings, b.ImportDataMappings}, {a.ExportDataMappings, b.ExportDataMappings},
 		{a.DeleteWithoutUninstall, b.DeleteWithoutUninstall}, {a.Timeouts, b.Timeouts},
 		{a.SensitiveExports, b.SensitiveExports},

@@ -77,6 +77,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 						MarkdownDescription: "The component descriptor as YAML or JSON (schema `v2` or `ocm.software/v3alpha1`)."},
 					"ref": componentRefResourceAttribute(),
 				}},
+			"context": schema.StringAttribute{Optional: true, MarkdownDescription: contextDescription},
 			"imports": importsSchema(),
 			"import_data_mappings": schema.DynamicAttribute{Optional: true,
 				MarkdownDescription: "Landscaper `importDataMappings`: import name → value, where strings may be Spiff " +

@@ -34,12 +34,13 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	pool := target.NewPool(append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials))...)
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
-	components := &componentAccess{registry: registry}
+	hostCluster := &hostCluster{settings: host}
+	components := &componentAccess{registry: registry, host: hostCluster}
 	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	return &providerData{
 		version:    version,
-		host:       &hostCluster{settings: host},
+		host:       hostCluster,
 		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
 		security:   &security{pool: pool, limits: sec.limits},

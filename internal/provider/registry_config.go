@@ -105,6 +105,9 @@ func componentsFrom(ctx context.Context) *componentAccess {
 }
 
 func registryFrom(ctx context.Context) *component.Registry {
+	if s := scopeFrom(ctx); s != nil {
+		return s.registry
+	}
 	if a := componentsFrom(ctx); a != nil {
 		return a.registry
 	}

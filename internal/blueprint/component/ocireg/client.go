@@ -49,6 +49,8 @@ type Client struct {
 	cache      *cache
 	credential auth.CredentialFunc
 	open       func(name string) (Target, error)
+	// remoteOpen is set when open is c.remote (which uses c's credentials).
+	remoteOpen bool
 	http       *http.Client
 
 	mu       sync.Mutex
@@ -77,7 +79,7 @@ func New(opts Options) *Client {
 		c.cache = &cache{dir: opts.CacheDir}
 	}
 	if c.open == nil {
-		c.open = c.remote
+		c.open, c.remoteOpen = c.remote, true
 	}
 	return c
 }
