@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/tfcli"
 )
 
 // remoteStateWorkspace is a CLI workspace whose state lives in the
@@ -93,6 +94,9 @@ func (e *accEnv) labelNodes(label string) {
 // cluster, and a third waits for it and then has nothing to do.
 func TestAccRemoteState_kubernetesBackend(t *testing.T) {
 	requireAcc(t)
+	if lacks, why := tfcli.LacksBackend("kubernetes"); lacks {
+		t.Skip(why)
+	}
 	e := newAccEnv(t)
 	label := "landscaper-test/" + uuid.NewString()[:8]
 	config := e.heldConfig(label)

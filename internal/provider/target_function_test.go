@@ -175,8 +175,8 @@ output "cluster" {
 `
 
 // Provider-defined functions need Terraform >= 1.8: under the Terraform
-// 1.5 CLI this test is skipped by the harness; under OpenTofu (the
-// LANDSCAPER_TEST_CLI=tofu run) it runs. Run is unit-tested above for both.
+// 1.5 CLI this test is skipped by the harness; under the current Terraform
+// and OpenTofu (LANDSCAPER_TEST_CLI=terraform-current, tofu) it runs.
 func TestAccDecodeTargetFunction(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,

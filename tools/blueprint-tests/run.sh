@@ -33,12 +33,12 @@ TFRC
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 
 ran=0
-for name in terraform tofu; do
+for name in terraform terraform-current tofu; do
   cli="$repo/.tools/bin/$name"
   [ -x "$cli" ] || { echo "test-blueprints: $name is missing in .tools/bin: run make tools" >&2; exit 1; }
   v=$("$cli" version -json | sed -n 's/.*"terraform_version": *"\([0-9.]*\).*/\1/p')
   minor=$(echo "$v" | cut -d. -f2)
-  if [ "$name" = terraform ] && [ "$(echo "$v" | cut -d. -f1)" = 1 ] && [ "$minor" -lt 6 ]; then
+  if [ "${name%-current}" = terraform ] && [ "$(echo "$v" | cut -d. -f1)" = 1 ] && [ "$minor" -lt 6 ]; then
     echo "test-blueprints: terraform $v has no 'terraform test' (Terraform >= 1.6): not run with it"
     continue
   fi

@@ -14,6 +14,10 @@ bindir="$repo/.tools/bin"
 mkdir -p "$cache" "$bindir"
 
 TERRAFORM_VERSION=1.5.7
+# a current Terraform, built from its module zip (terraform/build.sh), with
+# the zip's checksum pinned; the newest the module proxy serves
+TERRAFORM_CURRENT_VERSION=1.13.3
+TERRAFORM_CURRENT_SUM=h1:Wjwx4gk2sEFbSiHK30nLgde+KuHoIvk1MTW2hojnbmg=
 OPENTOFU_VERSION=1.12.6
 KUBE_VERSION=1.32.3
 ETCD_VERSION=3.5.17
@@ -29,13 +33,14 @@ export GONOSUMDB=k8s.io GOFLAGS=-mod=mod CGO_ENABLED=0
 
 # build NAME VERSION BINARY... -- COMMAND: runs COMMAND with $out set to the
 # cache folder unless every BINARY is already there, then links the binaries.
+# BINARY=LINK links BINARY as LINK (two versions of one tool side by side).
 build() {
   local name=$1 version=$2; shift 2
   local bins=()
   while [ "$1" != "--" ]; do bins+=("$1"); shift; done; shift
   local out="$cache/$name-$version"
   local missing=0
-  for b in "${bins[@]}"; do [ -x "$out/$b" ] || missing=1; done
+  for b in "${bins[@]}"; do [ -x "$out/${b%%=*}" ] || missing=1; done
   if [ $missing = 1 ]; then
     echo "building $name $version into $out" >&2
     local start=$SECONDS
@@ -45,7 +50,7 @@ build() {
     out="$cache/$name-$version"
     echo "built $name $version in $((SECONDS - start))s" >&2
   fi
-  for b in "${bins[@]}"; do ln -sfn "$out/$b" "$bindir/$b"; done
+  for b in "${bins[@]}"; do ln -sfn "$out/${b%%=*}" "$bindir/${b#*=}"; done
 }
 
 kube_ldflags="-X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=${KUBE_VERSION%%.*} -X k8s.io/component-base/version.gitMinor=$(echo $KUBE_VERSION | cut -d. -f2)"
@@ -53,6 +58,10 @@ kube_ldflags="-X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION -X k8s.
 tool_terraform() {
   build terraform $TERRAFORM_VERSION terraform -- \
     sh -c 'GOBIN="$out" go install github.com/hashicorp/terraform@v'$TERRAFORM_VERSION
+}
+tool_terraform-current() {
+  build terraform $TERRAFORM_CURRENT_VERSION terraform=terraform-current -- \
+    sh -c '"$0" '$TERRAFORM_CURRENT_VERSION' '$TERRAFORM_CURRENT_SUM' "$out/terraform"' "$here/terraform/build.sh"
 }
 tool_tofu() {
   build opentofu $OPENTOFU_VERSION tofu -- \
@@ -91,7 +100,7 @@ tool_registry() {
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(terraform tofu etcd kube kwok registry tfplugindocs golangci-lint goreleaser)
+[ ${#tools[@]} -gt 0 ] || tools=(terraform terraform-current tofu etcd kube kwok registry tfplugindocs golangci-lint goreleaser)
 for t in "${tools[@]}"; do
   if ! declare -F "tool_$t" >/dev/null; then echo "install.sh: unknown tool '$t'" >&2; exit 2; fi
   "tool_$t"

@@ -13,7 +13,7 @@ trap 'make --no-print-directory cluster-down; rm -f "$log"' EXIT
 make --no-print-directory cluster-up || { echo "test: the local cluster did not start" >&2; exit 1; }
 
 # The checks, in the order a developer wants their verdicts (fast first).
-checks=(vet test-unit test-race test-acc-terraform test-acc-tofu test-blueprints fuzz docs-check lint release-check release-snapshot)
+checks=(vet test-unit test-race test-acc-terraform test-acc-terraform-current test-acc-tofu test-blueprints fuzz docs-check lint release-check release-snapshot)
 results=()
 failed=0
 for check in "${checks[@]}"; do

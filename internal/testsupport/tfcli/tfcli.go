@@ -7,7 +7,9 @@
 //		os.Exit(m.Run())
 //	}
 //
-// LANDSCAPER_TEST_CLI selects the CLI: "terraform" (the default) or "tofu".
+// LANDSCAPER_TEST_CLI selects the CLI: "terraform" (Terraform 1.5, the
+// default), "terraform-current" (a current Terraform, built from its module
+// zip by tools/testenv/terraform/build.sh) or "tofu".
 package tfcli
 
 import (
@@ -23,8 +25,9 @@ const SelectEnv = "LANDSCAPER_TEST_CLI"
 
 // The CLIs, as named in .tools/bin and accepted in SelectEnv.
 const (
-	Terraform = "terraform"
-	OpenTofu  = "tofu"
+	Terraform        = "terraform"
+	TerraformCurrent = "terraform-current"
+	OpenTofu         = "tofu"
 )
 
 // Name returns the selected CLI: Terraform or OpenTofu. An unknown value is
@@ -48,8 +51,8 @@ func Setup() error {
 }
 
 func setup(root, name string) error {
-	if name != Terraform && name != OpenTofu {
-		return fmt.Errorf("tfcli: %s=%q: want %q or %q", SelectEnv, name, Terraform, OpenTofu)
+	if name != Terraform && name != TerraformCurrent && name != OpenTofu {
+		return fmt.Errorf("tfcli: %s=%q: want %q, %q or %q", SelectEnv, name, Terraform, TerraformCurrent, OpenTofu)
 	}
 	paths, err := checkout.Tools(root, name)
 	if err != nil {
@@ -89,4 +92,21 @@ func emptyCLIConfig(root string) (string, error) {
 		return "", fmt.Errorf("tfcli: creating the empty CLI config %s: %w", path, err)
 	}
 	return path, nil
+}
+
+// missingBackends are the state backends the current Terraform is built
+// without: nested Go modules its module zip leaves out
+// (tools/testenv/terraform/build.sh).
+var missingBackends = map[string]bool{
+	"azurerm": true, "consul": true, "cos": true, "gcs": true, "kubernetes": true,
+	"oci": true, "oss": true, "pg": true, "s3": true,
+}
+
+// LacksBackend says whether the selected CLI was built without the named
+// state backend, so a test of that backend skips with this reason.
+func LacksBackend(backend string) (bool, string) {
+	if Name() == TerraformCurrent && missingBackends[backend] {
+		return true, fmt.Sprintf("the %s CLI is built from Terraform's module zip without the %q backend (README, Which Terraform)", TerraformCurrent, backend)
+	}
+	return false, ""
 }

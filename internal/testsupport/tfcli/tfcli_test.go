@@ -50,6 +50,22 @@ func TestSetup_Terraform(t *testing.T) {
 	}
 }
 
+// TestSetup_TerraformCurrent proves that the current Terraform is its own
+// link in the tools folder, beside Terraform 1.5, with Terraform's settings.
+func TestSetup_TerraformCurrent(t *testing.T) {
+	isolateEnv(t)
+	root := fakeCheckout(t, "terraform", "terraform-current")
+	if err := setup(root, TerraformCurrent); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := os.Getenv("TF_ACC_TERRAFORM_PATH"), filepath.Join(root, ".tools", "bin", "terraform-current"); got != want {
+		t.Errorf("TF_ACC_TERRAFORM_PATH = %q, want %q", got, want)
+	}
+	if got := os.Getenv("TF_ACC_PROVIDER_HOST"); got != "" {
+		t.Errorf("TF_ACC_PROVIDER_HOST = %q for terraform-current, want it unset", got)
+	}
+}
+
 // TestSetup_OpenTofu proves that tofu gets its registry host and an existing empty CLI config.
 func TestSetup_OpenTofu(t *testing.T) {
 	isolateEnv(t)
@@ -78,7 +94,7 @@ func TestSetup_MissingCLI(t *testing.T) {
 // TestSetup_UnknownCLI proves that a misspelt LANDSCAPER_TEST_CLI fails instead of falling back.
 func TestSetup_UnknownCLI(t *testing.T) {
 	isolateEnv(t)
-	err := setup(fakeCheckout(t, "terraform", "tofu"), "opentofu")
+	err := setup(fakeCheckout(t, "terraform", "terraform-current", "tofu"), "opentofu")
 	if err == nil || !strings.Contains(err.Error(), SelectEnv) {
 		t.Errorf("setup(opentofu) = %v, want an error naming %s", err, SelectEnv)
 	}
@@ -103,7 +119,7 @@ func TestSetup_BuiltCLIsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for cli, want := range map[string]string{Terraform: "Terraform v1.5.7", OpenTofu: "OpenTofu v1.12."} {
+	for cli, want := range map[string]string{Terraform: "Terraform v1.5.7", TerraformCurrent: "Terraform v1.13.3\n", OpenTofu: "OpenTofu v1.12."} {
 		t.Run(cli, func(t *testing.T) {
 			isolateEnv(t)
 			if err := setup(root, cli); err != nil {
@@ -124,5 +140,23 @@ func assertEmptyFile(t *testing.T, path string) {
 	info, err := os.Stat(path)
 	if err != nil || info.Size() != 0 {
 		t.Errorf("TF_CLI_CONFIG_FILE %q: %v, size %v; want an existing empty file", path, err, info)
+	}
+}
+
+// TestLacksBackend proves that only the current Terraform lacks the nested
+// backends, and that it keeps local.
+func TestLacksBackend(t *testing.T) {
+	t.Setenv(SelectEnv, TerraformCurrent)
+	if lacks, why := LacksBackend("pg"); !lacks || !strings.Contains(why, "pg") {
+		t.Errorf("terraform-current LacksBackend(pg) = %v, %q; want true and a reason naming pg", lacks, why)
+	}
+	if lacks, _ := LacksBackend("local"); lacks {
+		t.Error("terraform-current LacksBackend(local) = true")
+	}
+	for _, cli := range []string{Terraform, OpenTofu} {
+		t.Setenv(SelectEnv, cli)
+		if lacks, _ := LacksBackend("kubernetes"); lacks {
+			t.Errorf("%s LacksBackend(kubernetes) = true", cli)
+		}
 	}
 }
