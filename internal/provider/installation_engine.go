@@ -28,6 +28,14 @@ func (d *providerData) engineFor(ctx context.Context) *engine.Engine {
 	return &e
 }
 
+// hostOrNil is the host cluster, nil before Configure ran.
+func (d *providerData) hostOrNil() *hostCluster {
+	if d == nil {
+		return nil
+	}
+	return d.host
+}
+
 // engineOrNil is the engine, nil before Configure ran.
 func (d *providerData) engineOrNil() *engine.Engine {
 	if d == nil {
@@ -47,8 +55,8 @@ func rootName(m installationModel) string {
 	return ns + "." + m.Name.ValueString()
 }
 
-// rootSpec builds the engine's input. host is nil during plan, when
-// Secret and ConfigMap imports are not read (errHostImportsAtPlan).
+// rootSpec builds the engine's input. host reads Secret and ConfigMap
+// imports; it is nil only for the data source (errHostImportsAtPlan).
 func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engine.RootSpec, error) {
 	spec := engine.RootSpec{Name: rootName(m)}
 	ctx, err := withInstallationContext(ctx, m)

@@ -11,12 +11,26 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 )
 
-// errHostImportsAtPlan stops plan-time rendering: Secret and ConfigMap
-// imports are read only at apply, so that plans never need a cluster.
-var errHostImportsAtPlan = errors.New("secret and config map imports are read at apply")
+// errHostImportsAtPlan stops rendering without a host cluster (the
+// landscaper_rendered_installation data source): Secret and ConfigMap
+// imports cannot be read there.
+var errHostImportsAtPlan = errors.New("secret and config map imports need the provider's host cluster")
 
-// readImports converts the imports attribute. host is nil during plan; then
-// Secret and ConfigMap imports make it return errHostImportsAtPlan.
+// hostReadError is a Secret or ConfigMap import that could not be read
+// from the host cluster. Apply fails on it; a plan leaves what depends on
+// the imports unknown, because the object may be created by the same
+// apply (NotFound) or the cluster may be reachable only from where apply
+// runs.
+type hostReadError struct{ err error }
+
+func (e *hostReadError) Error() string { return e.err.Error() }
+func (e *hostReadError) Unwrap() error { return e.err }
+
+// readImports converts the imports attribute, reading Secret and
+// ConfigMap imports through host — at plan as at apply, so that a plan is
+// empty when nothing changed and shows an update when a value did. host
+// is nil only for the data source; then such imports make it return
+// errHostImportsAtPlan.
 func readImports(ctx context.Context, m installationModel, host *hostCluster) (blueprint.Imports, error) {
 	in := blueprint.Imports{
 		Data:        map[string]any{},
@@ -116,7 +130,7 @@ func readImports(ctx context.Context, m installationModel, host *hostCluster) (b
 			}
 			v, err := src.read(host, ctx, objectRef{Name: r.Name.ValueString(), Namespace: r.Namespace.ValueString(), Key: r.Key.ValueString()})
 			if err != nil {
-				return in, attrErr(base.AtName(src.attr).AtMapKey(name), err)
+				return in, attrErr(base.AtName(src.attr).AtMapKey(name), &hostReadError{err})
 			}
 			in.Data[name] = v
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -44,7 +45,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 	// Tags are resolved again; the digests in state stand in for an unreachable registry.
 	ctx = withComponentPins(ctx, recordedDigests(state), false)
-	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
+	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), r.data.hostOrNil(), plan, prevBytes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -59,7 +60,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// subinstallation) leaves them Succeeded but the phase Failed: only a
 	// Succeeded installation can have nothing to do.
 	if state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
-		configEqual(plan, *state) && rendered.known && rendered.matches(ctx, state.DeployItems) &&
+		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(ctx, state.DeployItems) &&
 		state.BlueprintDigest.ValueString() == rendered.digest {
 		return // nothing to do: keep every computed value as it is
 	}
@@ -85,8 +86,13 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 // plannedItems is what rendering at plan time could know.
 type plannedItems struct {
 	// known is false when the root's own inputs are not known until
-	// apply (values from other resources, Secret/ConfigMap imports).
+	// apply (values from other resources, Secret/ConfigMap imports that
+	// could not be read).
 	known bool
+	// importsUnchanged says the root's imports hash to what the last job
+	// recorded: Secret and ConfigMap imports can change while the
+	// configuration stays the same, also when no deploy item uses them.
+	importsUnchanged bool
 	// rows are the deploy items of every installation that rendered.
 	rows []deployItemRow
 	// unknownPaths are subinstallations that import exports of their
@@ -127,13 +133,23 @@ func (p plannedItems) coversUnknown(installation string) bool {
 }
 
 // planDeployItems renders the tree without a cluster.
-func planDeployItems(ctx context.Context, eng *engine.Engine, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
-	spec, err := rootSpec(ctx, plan, nil)
+func planDeployItems(ctx context.Context, eng *engine.Engine, host *hostCluster, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
+	spec, err := rootSpec(ctx, plan, host)
 	components := types.MapUnknown(types.StringType)
 	if spec.Blueprint != nil {
 		components = componentDigests(spec.Component)
 	}
-	if errors.Is(err, errUnknownValue) || errors.Is(err, errHostImportsAtPlan) {
+	var unread *hostReadError
+	switch {
+	case errors.Is(err, errUnknownValue) || errors.Is(err, errHostImportsAtPlan):
+		return plannedItems{components: components}
+	case errors.As(err, &unread):
+		// Apply reads it again and fails clearly if it still cannot; an
+		// object the same apply creates is simply not there yet.
+		if !apierrors.IsNotFound(unread) {
+			diags.AddAttributeWarning(path.Root("imports"), "Import Not Read At Plan",
+				scrubError(ctx, err).Error()+"\nThe deploy items are planned as unknown; apply reads the import again.")
+		}
 		return plannedItems{components: components}
 	}
 	if err != nil {
@@ -154,6 +170,7 @@ func planDeployItems(ctx context.Context, eng *engine.Engine, plan installationM
 		return plannedItems{}
 	}
 	out := plannedItems{known: true, digest: digest, rows: rows, components: components}
+	out.importsUnchanged = prev.Empty() || prev.Root.ImportsHash == tree.ImportsHash()
 	for _, u := range tree.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}

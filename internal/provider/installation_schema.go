@@ -149,10 +149,10 @@ func importsSchema() schema.SingleNestedAttribute {
 				ElementType:         types.MapType{ElemType: types.StringType},
 				MarkdownDescription: "`targetMap` imports: import name → map of key → Target object JSON."},
 			"secrets": schema.MapNestedAttribute{Optional: true,
-				MarkdownDescription: "Data imports read from Secrets of the provider's host cluster at apply time.",
+				MarkdownDescription: "Data imports read from Secrets of the provider's host cluster, at plan and at apply: the plan is empty while they are unchanged and shows an update when a value changed (never the value). One that cannot be read at plan (not created yet, cluster unreachable) leaves the plan unknown and is read at apply.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: objectRefAttrs}},
 			"config_maps": schema.MapNestedAttribute{Optional: true,
-				MarkdownDescription: "Data imports read from ConfigMaps of the provider's host cluster at apply time.",
+				MarkdownDescription: "Data imports read from ConfigMaps of the provider's host cluster, at plan and at apply, like `secrets`.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: objectRefAttrs}},
 		},
 	}

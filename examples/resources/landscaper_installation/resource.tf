@@ -17,7 +17,7 @@ resource "landscaper_installation" "echo" {
       replicas  = 2
       greeting  = "hello"
     }
-    # Read from the provider's host cluster at apply time.
+    # Read from the provider's host cluster at plan and apply.
     secrets = {
       apiToken = { name = "echo-credentials", namespace = "default", key = "token" }
     }

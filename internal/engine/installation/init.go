@@ -35,7 +35,7 @@ func (r *run) init() error {
 	}
 	r.rendering = rd
 	prevTargets := r.node.Targets
-	r.node.ImportsHash = snapshot.Hash(rd.imports)
+	r.node.ImportsHash = rd.importsHash()
 	r.node.Targets = snapshot.TargetImports{Single: rd.imports.Targets, Lists: rd.imports.TargetLists, Maps: rd.imports.TargetMaps}
 	// Keep the executions' new state even if the job fails later on.
 	r.node.State = mergeState(r.node.State, rd.rendered.State)

@@ -24,6 +24,11 @@ type rendering struct {
 	subs     []*subSpec
 }
 
+// importsHash is the hash of the imports after importDataMappings, which
+// the job records (snapshot.Installation.ImportsHash) and the plan
+// compares with it (RenderedTree.ImportsHash).
+func (rd *rendering) importsHash() string { return snapshot.Hash(rd.imports) }
+
 // subSpec is one rendered subinstallation before it runs.
 type subSpec struct {
 	tmpl                   api.SubinstallationTemplate
@@ -147,6 +152,17 @@ func RenderTree(spec Spec, prev *snapshot.Installation) (*RenderedTree, error) {
 	spec.rendering = rd
 	t.root = spec
 	return t, err
+}
+
+// ImportsHash is the root's imports hash as its job will record it
+// (snapshot.Installation.ImportsHash); "" when the root did not render.
+// Imports the configuration does not show (Secret and ConfigMap imports)
+// changed when it differs from the recorded one.
+func (t *RenderedTree) ImportsHash() string {
+	if t.root.rendering == nil {
+		return ""
+	}
+	return t.root.rendering.importsHash()
 }
 
 // Root is the root's Spec carrying the renderings: Run started with it
