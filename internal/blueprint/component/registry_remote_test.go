@@ -71,3 +71,22 @@ spec:
 		t.Errorf("the error quotes the password: %v", err)
 	}
 }
+
+// TestRemoteRegistry_AccessTypes reads a resource of every access type and
+// a blueprint in every media type from a real registry with basic auth,
+// the component references two levels deep.
+func TestRemoteRegistry_AccessTypes(t *testing.T) {
+	reg := ociregistry.Start(t, ociregistry.Options{User: "ci", Password: "s3cret"})
+	pushLandscape(t, componenttest.Remote("ci", "s3cret"), reg.Host())
+	client := ocireg.New(ocireg.Options{CacheDir: t.TempDir(),
+		Credential: auth.StaticCredential(reg.Host(), auth.Credential{Username: "ci", Password: "s3cret"})})
+	rc := component.RepositorySpec{Type: "ociRegistry", BaseURL: reg.Host() + "/base"}
+	c, err := (&component.Registry{Client: client}).Load(context.Background(), component.VersionRef{Context: rc, Name: "example.com/app", Version: "1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAccessTypes(t, c)
+	if got, err := c.ResourceContent("cd://componentReferences/mid/componentReferences/db/resources/schema"); err != nil || !strings.Contains(got, "replicas") {
+		t.Errorf("schema two references away: %q, %v", got, err)
+	}
+}

@@ -15,13 +15,23 @@ import (
 
 var testContext = component.RepositorySpec{Type: "ociRegistry", BaseURL: "registry.test/base", ComponentNameMapping: "urlPath"}
 
-// landscape pushes three component versions (app → mid → db, v3alpha1,
-// v2 with legacy media types, v3alpha1) and a Helm chart artifact, with a
-// resource of every access type, and returns the repositories.
+// landscape pushes the landscape into in-memory repositories of
+// "registry.test" and returns them.
 func landscape(t *testing.T) componenttest.Memory {
 	t.Helper()
-	ctx := context.Background()
 	mem := componenttest.Memory{}
+	pushLandscape(t, mem.Open, "registry.test")
+	return mem
+}
+
+// pushLandscape pushes three component versions (app → mid → db,
+// v3alpha1, v2 with legacy media types, v3alpha1) into host/base, a Helm
+// chart and a blueprint artifact, with a resource of every access type and
+// a blueprint in every media type, as testContext (with host) names them.
+func pushLandscape(t *testing.T, open componenttest.Opener, host string) {
+	t.Helper()
+	ctx := context.Background()
+	testContext := component.RepositorySpec{Type: "ociRegistry", BaseURL: host + "/base", ComponentNameMapping: "urlPath"}
 	must := func(_ any, err error) {
 		t.Helper()
 		if err != nil {
@@ -29,7 +39,7 @@ func landscape(t *testing.T) componenttest.Memory {
 		}
 	}
 	schema := []byte(`{"type": "object", "properties": {"replicas": {"type": "integer"}}}`)
-	must(componenttest.PushVersion(ctx, mem.Open, testContext, "example.com/db", "2.0.0", componenttest.Version{
+	must(componenttest.PushVersion(ctx, open, testContext, "example.com/db", "2.0.0", componenttest.Version{
 		Descriptor: fmt.Sprintf(`
 apiVersion: ocm.software/v3alpha1
 kind: ComponentVersion
@@ -42,7 +52,7 @@ spec:
 `, componenttest.Digest(schema)),
 		Blobs: []componenttest.Layer{{MediaType: "application/vnd.gardener.landscaper.jsonschema.layer.v1.json", Data: schema}},
 	}))
-	must(componenttest.PushVersion(ctx, mem.Open, testContext, "example.com/mid", "1.0.0", componenttest.Version{
+	must(componenttest.PushVersion(ctx, open, testContext, "example.com/mid", "1.0.0", componenttest.Version{
 		Legacy: true,
 		Descriptor: `
 meta: {schemaVersion: v2}
@@ -57,17 +67,24 @@ component:
 `}))
 	chart, err := componenttest.TarGz(map[string]string{"app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n"})
 	must(nil, err)
-	chartDesc, err := componenttest.PushArtifact(ctx, mem.Open, "registry.test/base/charts/app:0.1.0",
+	chartDesc, err := componenttest.PushArtifact(ctx, open, host+"/base/charts/app:0.1.0",
 		componenttest.Layer{MediaType: "application/vnd.cncf.helm.config.v1+json", Data: []byte(`{"name":"app","version":"0.1.0"}`)},
 		componenttest.Layer{MediaType: "application/vnd.cncf.helm.chart.content.v1.tar+gzip", Data: chart})
 	must(nil, err)
-	blueprint, err := componenttest.TarGz(map[string]string{"blueprint.yaml": "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n"})
+	blueprintFiles := map[string]string{"blueprint.yaml": "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n"}
+	blueprint, err := componenttest.TarGz(blueprintFiles)
 	must(nil, err)
+	blueprintTar, err := componenttest.Tar(blueprintFiles)
+	must(nil, err)
+	// A blueprint as an artifact of its own, as Landscaper's tooling pushes it.
+	must(componenttest.PushArtifact(ctx, open, host+"/base/blueprints/app:1.0.0",
+		componenttest.Layer{MediaType: "application/vnd.gardener.landscaper.blueprint.config.v1", Data: []byte("{}")},
+		componenttest.Layer{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip", Data: blueprint}))
 	config := []byte("key: value\n")
-	must(componenttest.PushArtifact(ctx, mem.Open, "registry.test/other/blobs:any",
+	must(componenttest.PushArtifact(ctx, open, host+"/other/blobs:any",
 		componenttest.Layer{MediaType: "application/vnd.oci.image.config.v1+json", Data: []byte("{}")},
 		componenttest.Layer{MediaType: "text/plain", Data: config}))
-	must(componenttest.PushVersion(ctx, mem.Open, testContext, "example.com/app", "1.0.0", componenttest.Version{
+	must(componenttest.PushVersion(ctx, open, testContext, "example.com/app", "1.0.0", componenttest.Version{
 		Descriptor: fmt.Sprintf(`
 apiVersion: ocm.software/v3alpha1
 kind: ComponentVersion
@@ -84,29 +101,40 @@ spec:
     digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: genericBlobDigest/v1, value: %[2]q}
   - {name: blueprint-legacy, version: 1.0.0, type: blueprint, relation: local,
      access: {type: localOciBlob, digest: %[1]q}}
+  - {name: blueprint-v1, version: 1.0.0, type: blueprint, relation: local,
+     access: {type: localBlob, localReference: %[1]q, mediaType: application/vnd.gardener.landscaper.blueprint.v1+tar+gzip}}
+  - {name: blueprint-tar, version: 1.0.0, type: landscaper.gardener.cloud/blueprint, relation: local,
+     access: {type: localBlob, localReference: %[7]q, mediaType: application/vnd.gardener.landscaper.blueprint.layer.v1.tar}}
+  - {name: blueprint-artifact, version: 1.0.0, type: landscaper.gardener.cloud/blueprint, relation: external,
+     access: {type: ociArtifact, imageReference: "%[6]s/base/blueprints/app:1.0.0"}}
+  - {name: chart-ociregistry, version: 0.1.0, type: helmChart, relation: external,
+     access: {type: ociRegistry, imageReference: "%[6]s/base/charts/app:0.1.0"}}
   - name: chart
     version: 0.1.0
     type: helmChart
     relation: external
-    access: {type: ociArtifact, imageReference: registry.test/base/charts/app:0.1.0}
+    access: {type: ociArtifact, imageReference: "%[6]s/base/charts/app:0.1.0"}
     digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: ociArtifactDigest/v1, value: %[3]q}
   - {name: chart-relative, version: 0.1.0, type: helmChart, relation: external,
      access: {type: relativeOciReference, reference: "charts/app:0.1.0"}}
   - {name: config, version: 1.0.0, type: plainText, relation: external,
-     access: {type: ociBlob, ref: registry.test/other/blobs, digest: %[4]q, mediaType: text/plain, size: %[5]d}}
+     access: {type: ociBlob, ref: "%[6]s/other/blobs", digest: %[4]q, mediaType: text/plain, size: %[5]d}}
   - name: tampered
     version: 1.0.0
     type: plainText
     relation: external
-    access: {type: ociBlob, ref: registry.test/other/blobs, digest: %[4]q, mediaType: text/plain, size: %[5]d}
+    access: {type: ociBlob, ref: "%[6]s/other/blobs", digest: %[4]q, mediaType: text/plain, size: %[5]d}
     digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: genericBlobDigest/v1, value: "0000"}
   - {name: missing, version: 1.0.0, type: plainText, relation: local,
      access: {type: localBlob, localReference: "sha256:0000000000000000000000000000000000000000000000000000000000000000"}}
 `, componenttest.Digest(blueprint), strings.TrimPrefix(componenttest.Digest(blueprint), "sha256:"),
-			strings.TrimPrefix(chartDesc.Digest.String(), "sha256:"), componenttest.Digest(config), len(config)),
-		Blobs: []componenttest.Layer{{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip", Data: blueprint}},
+			strings.TrimPrefix(chartDesc.Digest.String(), "sha256:"), componenttest.Digest(config), len(config), host,
+			componenttest.Digest(blueprintTar)),
+		Blobs: []componenttest.Layer{
+			{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar+gzip", Data: blueprint},
+			{MediaType: "application/vnd.gardener.landscaper.blueprint.layer.v1.tar", Data: blueprintTar},
+		},
 	}))
-	return mem
 }
 
 func load(t *testing.T, mem componenttest.Memory, cacheDir, name, version string) (*component.Component, *ocireg.Client, error) {
@@ -147,7 +175,14 @@ func TestRegistryFetch_AccessTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"blueprint", "blueprint-legacy"} {
+	checkAccessTypes(t, c)
+}
+
+// checkAccessTypes reads a resource of each access type and each
+// blueprint media type of the landscape's app.
+func checkAccessTypes(t *testing.T, c *component.Component) {
+	t.Helper()
+	for _, name := range []string{"blueprint", "blueprint-legacy", "blueprint-v1", "blueprint-tar", "blueprint-artifact"} {
 		files, err := c.BlobFS(resource(t, c, name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -156,7 +191,7 @@ func TestRegistryFetch_AccessTypes(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	for _, name := range []string{"chart", "chart-relative"} {
+	for _, name := range []string{"chart", "chart-relative", "chart-ociregistry"} {
 		b, err := c.Fetch(context.Background(), resource(t, c, name))
 		if err != nil || b.MediaType != "application/vnd.cncf.helm.chart.content.v1.tar+gzip" {
 			t.Errorf("%s: %s, %v", name, b.MediaType, err)
