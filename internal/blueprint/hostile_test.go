@@ -39,6 +39,15 @@ type hostileCase struct {
 // hangGuard only catches a hang; limits must stop every case far sooner.
 const hangGuard = 60 * time.Second
 
+// The bounds every hostile case must stay within (issue: "within 10 s and
+// 512 MiB"). Time is CPU time, so a busy machine does not fail the suite;
+// memory is the growth of this process's heap (Spiff runs in a child
+// process, bounded by its own memory limit).
+const (
+	hostileCPUBound  = 10 * time.Second
+	hostileHeapBound = 512 << 20
+)
+
 // canary is what the Spiff URL case's server answers.
 const canary = "CANARY-8d1f"
 
@@ -104,7 +113,7 @@ func runHostile(t *testing.T, c hostileCase, load func() (*Blueprint, *Component
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	start := time.Now()
+	start, startCPU := time.Now(), cpuTime()
 
 	done := make(chan struct{})
 	var (
@@ -132,8 +141,16 @@ func runHostile(t *testing.T, c hostileCase, load func() (*Blueprint, *Component
 	}
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	t.Logf("took %s, heap grew to %d MiB (total allocated %d MiB)",
-		time.Since(start).Round(time.Millisecond), after.HeapSys>>20, (after.TotalAlloc-before.TotalAlloc)>>20)
+	cpu := cpuTime() - startCPU
+	t.Logf("took %s (CPU %s), heap grew to %d MiB (total allocated %d MiB)",
+		time.Since(start).Round(time.Millisecond), cpu.Round(time.Millisecond), after.HeapSys>>20, (after.TotalAlloc-before.TotalAlloc)>>20)
+	if cpu > hostileCPUBound {
+		t.Errorf("used %s of CPU, more than %s", cpu, hostileCPUBound)
+	}
+	// HeapSys only grows, so it bounds the peak heap of the case.
+	if grown := after.HeapSys - min(after.HeapSys, before.HeapSys); grown > hostileHeapBound {
+		t.Errorf("the heap grew by %d MiB, more than %d MiB", grown>>20, hostileHeapBound>>20)
+	}
 
 	if len(c.ExportedTargetsRejected) > 0 {
 		if err != nil {
