@@ -55,7 +55,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 		}
 		m, ok := raw.(map[string]any)
 		if !ok {
-			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("export execution %q: exports must be an object", ex.Name))
+			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: exports must be an object", ex.Describe("export execution")))
 		}
 		exports = mergeDeep(exports, m)
 	}

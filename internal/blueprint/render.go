@@ -114,7 +114,7 @@ func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Co
 		if raw, ok := res.Output["bindings"]; ok && raw != nil {
 			bindings, ok := raw.(map[string]any)
 			if !ok {
-				return terminal(ReasonTemplateFailed, fmt.Errorf("import execution %q: bindings must be an object", ex.Name))
+				return terminal(ReasonTemplateFailed, fmt.Errorf("%s: bindings must be an object", ex.Describe("import execution")))
 			}
 			for k, v := range bindings {
 				imports[k] = v
@@ -130,7 +130,7 @@ func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Co
 			}
 			if len(msgs) > 0 {
 				return NewInputError(InputImport, "", terminal(ReasonImportValidationFailed,
-					fmt.Errorf("import execution %q rejected the imports: %s", ex.Name, strings.Join(msgs, "; "))))
+					fmt.Errorf("%s rejected the imports: %s", ex.Describe("import execution"), strings.Join(msgs, "; "))))
 			}
 		}
 	}
@@ -170,17 +170,17 @@ func decodeDeployItems(ex template.Execution, raw any) ([]api.DeployItemTemplate
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("deploy execution %q: deployItems must be a list", ex.Name))
+		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: deployItems must be a list", ex.Describe("deploy execution")))
 	}
 	items := make([]api.DeployItemTemplate, 0, len(list))
 	var warnings []string
 	for i, elem := range list {
 		var item api.DeployItemTemplate
 		if err := remarshal(elem, &item); err != nil {
-			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("deploy execution %q: deployItems[%d]: %w", ex.Name, i, err))
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: deployItems[%d]: %w", ex.Describe("deploy execution"), i, err))
 		}
 		for _, w := range unknownFields(elem, reflect.TypeOf(item), fmt.Sprintf("deployItems[%d]", i)) {
-			warnings = append(warnings, fmt.Sprintf("deploy execution %q: %s", ex.Name, w))
+			warnings = append(warnings, fmt.Sprintf("%s: %s", ex.Describe("deploy execution"), w))
 		}
 		items = append(items, item)
 	}

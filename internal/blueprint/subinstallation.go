@@ -65,7 +65,7 @@ func decodeSubinstallations(ex template.Execution, raw any) ([]api.Subinstallati
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations must be a list", ex.Name))
+		return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: subinstallations must be a list", ex.Describe("subinstallation execution")))
 	}
 	var (
 		out      []api.SubinstallationTemplate
@@ -74,13 +74,13 @@ func decodeSubinstallations(ex template.Execution, raw any) ([]api.Subinstallati
 	for i, elem := range list {
 		var doc installationTemplateDoc
 		if err := remarshal(elem, &doc); err != nil {
-			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations[%d]: %w", ex.Name, i, err))
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: subinstallations[%d]: %w", ex.Describe("subinstallation execution"), i, err))
 		}
 		if err := unsupportedImports(elem); err != nil {
-			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("subinstallation execution %q: subinstallations[%d]: %w", ex.Name, i, err))
+			return nil, nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: subinstallations[%d]: %w", ex.Describe("subinstallation execution"), i, err))
 		}
 		for _, w := range unknownFields(elem, reflect.TypeOf(doc), fmt.Sprintf("subinstallations[%d]", i)) {
-			warnings = append(warnings, fmt.Sprintf("subinstallation execution %q: %s", ex.Name, w))
+			warnings = append(warnings, fmt.Sprintf("%s: %s", ex.Describe("subinstallation execution"), w))
 		}
 		out = append(out, doc.SubinstallationTemplate)
 	}

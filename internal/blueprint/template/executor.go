@@ -118,6 +118,12 @@ func (e Execution) label() string {
 	return strconv.Quote(e.Name)
 }
 
+// Describe names the execution in messages as template errors do: kind,
+// name and template file, e.g. `deploy execution "main" (deploy.yaml)`.
+func (e Execution) Describe(kind string) string {
+	return kind + " " + e.label() + " (" + e.source() + ")"
+}
+
 // source names where an execution's template comes from, for errors.
 func (e Execution) source() string {
 	if e.File != "" {
@@ -130,7 +136,7 @@ func (e Execution) source() string {
 // file, and masks URL credentials and query strings in it (a template may
 // have put an import's URL into its error).
 func (r Request) errorf(format string, args ...any) error {
-	err := fmt.Errorf("%s %s (%s): %w", r.Kind, r.Execution.label(), r.Execution.source(), fmt.Errorf(format, args...))
+	err := fmt.Errorf("%s: %w", r.Execution.Describe(r.Kind), fmt.Errorf(format, args...))
 	return scrubbed{msg: redact.URLs(err.Error()), err: err}
 }
 
