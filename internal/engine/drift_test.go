@@ -23,3 +23,37 @@ func TestDrift_ReportsChangedItems(t *testing.T) {
 		t.Fatalf("%v %+v", err, drifted)
 	}
 }
+
+func TestDrift_UpdateOnChangeOnlyRepairedAfterMark(t *testing.T) {
+	// an updateOnChangeOnly item found drifted is applied again by the next job once the snapshot is marked; unmarked ones still skip
+	e, m, _ := newEngine()
+	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint(
+		"- {name: once, type: landscaper.gardener.cloud/mock, updateOnChangeOnly: true}\n- {name: other, type: landscaper.gardener.cloud/mock, updateOnChangeOnly: true}"))}
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Remove("root/once")
+	drifted, err := e.Drift(context.Background(), snap, spec.Blueprint, nil)
+	if err != nil || len(drifted) != 1 {
+		t.Fatalf("drift: %v %+v", err, drifted)
+	}
+	if !snap.MarkDrifted([]string{drifted[0].ID}) {
+		t.Fatal("nothing marked")
+	}
+	applies := len(m.Events())
+	if snap, err = e.Apply(context.Background(), spec, snap); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Deployed(); len(got) != 2 {
+		t.Fatalf("the drifted item was not repaired: deployed %v", got)
+	}
+	for _, ev := range m.Events()[applies:] {
+		if ev.ID == "root/other" {
+			t.Errorf("the unchanged, undrifted item was applied again")
+		}
+	}
+	if snap.MarkDrifted([]string{"root/nothing"}) {
+		t.Error("marked an item that does not exist")
+	}
+}

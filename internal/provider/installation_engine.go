@@ -174,12 +174,16 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 // blueprint named in state gives deployers the files they may need (a
 // local Helm chart); when it cannot be loaded any more, only those
 // deployers report an error.
-func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes []byte) (_ map[string]string, err error) {
+//
+// marked is the snapshot with the drifted items marked (snapshot
+// MarkDrifted), for private state, so that the apply repairs them even
+// when they are updateOnChangeOnly; nil when nothing needed marking.
+func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes []byte) (_ map[string]string, marked []byte, err error) {
 	ctx = withSecurity(ctx, d.security)
 	defer func() { err = scrubError(ctx, err) }()
 	snap, err := decodeSnapshot(snapBytes)
 	if err != nil || snap.Empty() {
-		return nil, err
+		return nil, nil, err
 	}
 	securityOf(ctx).trustSnapshot(snap)
 	securityOf(ctx).learnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
@@ -197,14 +201,21 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	}
 	drifted, err := d.engineFor(ctx).Drift(ctx, snap, bp, comp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make(map[string]string, len(drifted))
+	ids := make([]string, 0, len(drifted))
 	for _, it := range drifted {
 		// The reason becomes the item's last_error in state.
 		out[it.ID] = securityOf(ctx).secrets.String(it.Reason)
+		ids = append(ids, it.ID)
 	}
-	return out, nil
+	if snap.MarkDrifted(ids) {
+		if marked, err = snapshot.Marshal(snap); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, marked, nil
 }
 
 func decodeSnapshot(b []byte) (*engine.Snapshot, error) {

@@ -111,7 +111,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	drifted, err := r.data.drift(ctx, state, snap)
+	drifted, marked, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
@@ -123,6 +123,9 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	markDrifted(ctx, &state, drifted, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if marked != nil { // updateOnChangeOnly items are applied again, too
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, marked)...)
+	}
 }
 
 // Delete runs the delete flow. Whatever could not be deleted stays in

@@ -80,3 +80,22 @@ func (s *Snapshot) DeployItems() []*DeployItem {
 
 // Finished reports whether an object with these job IDs finished its job.
 func Finished(jobID, jobIDFinished string) bool { return jobID == jobIDFinished }
+
+// MarkDrifted records that the deploy items with these IDs no longer match
+// what they applied (refresh found drift): their applied config hash is
+// forgotten, so the next job applies them again even when they are
+// updateOnChangeOnly and their configuration is unchanged. It reports
+// whether any item was marked.
+func (s *Snapshot) MarkDrifted(ids []string) bool {
+	drifted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		drifted[id] = true
+	}
+	marked := false
+	for _, it := range s.DeployItems() {
+		if drifted[it.ID] && it.AppliedConfigHash != "" {
+			it.AppliedConfigHash, marked = "", true
+		}
+	}
+	return marked
+}

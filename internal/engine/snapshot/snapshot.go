@@ -93,7 +93,8 @@ type DeployItem struct {
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
 	Exports        map[string]any  `json:"exports,omitempty"`
 	// AppliedConfigHash is the ConfigHash of the last successful apply
-	// (updateOnChangeOnly skips the deployer when it is unchanged).
+	// (updateOnChangeOnly skips the deployer when it is unchanged); ""
+	// after refresh found the item drifted (MarkDrifted).
 	AppliedConfigHash string `json:"appliedConfigHash,omitempty"`
 }
 
