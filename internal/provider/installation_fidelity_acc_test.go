@@ -48,3 +48,42 @@ resource "landscaper_installation" "colors" {
 		}},
 	})
 }
+
+// Landscaper's guided tour "subinstallations/export-import" through the
+// CLI: the second subinstallation imports the first one's export, so it
+// is planned as pending and rendered during apply; the root's export
+// execution reads the root's own import and both exports. The ConfigMaps
+// really exist.
+func TestAccInstallation_guidedTourExportImport(t *testing.T) {
+	e := newAccEnv(t)
+	inst := "landscaper_installation.shop"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy:             e.configMapsGone("shop-1", "shop-1-2"),
+		Steps: []resource.TestStep{{
+			Config: e.targetHCL + fmt.Sprintf(`
+resource "landscaper_installation" "shop" {
+  name      = "shop"
+  namespace = %[1]q
+  blueprint = { path = %[2]q }
+  imports = {
+    targets = { cluster = landscaper_target.cluster.target }
+    data    = { namespace = %[1]q, configmap-name-base = "shop" }
+  }
+}
+`, e.namespace, blueprintDir(t, "fidelity-export-import")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(inst, tfjsonpath.New("phase"), knownvalue.StringExact("Succeeded")),
+				statecheck.ExpectKnownValue(inst, tfjsonpath.New("exports"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"configmap-names": knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("shop"), knownvalue.StringExact("shop-1"), knownvalue.StringExact("shop-1-2"),
+					}),
+				})),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.configMapData("shop-1", map[string]string{"base": "shop"}),
+				e.configMapData("shop-1-2", map[string]string{"base": "shop-1"}),
+			),
+		}},
+	})
+}
