@@ -115,3 +115,26 @@ func (k configHashKey) keyRows(rows []deployItemRow) {
 		rows[i].ConfigHash = k.hash(rows[i].ConfigHash)
 	}
 }
+
+// rekeyLegacyHashes keys the hashes of a state written before keys
+// existed: refresh draws a key, stores it in private state (to) and
+// replaces each deploy item's bare hash in m by its keyed hash, so the bare
+// hashes do not stay in state until the next update. It reports whether
+// m changed. A state with a key is left alone.
+func rekeyLegacyHashes(ctx context.Context, from privateGetter, to privateSetter, m *installationModel, diags *diag.Diagnostics) bool {
+	if readConfigHashKey(ctx, from, diags) != nil {
+		return false
+	}
+	rows, ok := stateRows(ctx, m.DeployItems)
+	if !ok || len(rows) == 0 {
+		return false
+	}
+	k, err := newConfigHashKey()
+	if err != nil {
+		return false // the next apply draws one
+	}
+	k.keyRows(rows)
+	m.DeployItems = deployItemList(rows, diags)
+	k.store(ctx, to, diags)
+	return true
+}

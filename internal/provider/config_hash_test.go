@@ -49,3 +49,29 @@ func TestConfigHashKey(t *testing.T) {
 		t.Errorf("damaged key read as %x, diagnostics %v", k, diags)
 	}
 }
+
+// A state written before keys existed gets a key at refresh and its bare
+// hashes are replaced by keyed ones, which the next plan computes alike;
+// a state with a key is left alone.
+func TestRekeyLegacyHashes(t *testing.T) {
+	ctx := context.Background()
+	var diags diag.Diagnostics
+	const bare = "0123456789abcdef0123456789abcdef"
+	m := installationModel{DeployItems: deployItemList([]deployItemRow{{
+		Installation: "app", Name: "db", Type: "landscaper.gardener.cloud/mock", DependsOn: []string{},
+		Phase: "Succeeded", ConfigHash: bare,
+	}}, &diags)}
+	prior, next := fakePrivate{}, fakePrivate{}
+	if !rekeyLegacyHashes(ctx, prior, next, &m, &diags) || diags.HasError() {
+		t.Fatalf("legacy state not rekeyed: %v", diags)
+	}
+	k := readConfigHashKey(ctx, next, &diags)
+	rows, _ := stateRows(ctx, m.DeployItems)
+	if k == nil || len(rows) != 1 || rows[0].ConfigHash != k.hash(bare) {
+		t.Fatalf("rows %+v not keyed with the stored key %x", rows, k)
+	}
+	before := m.DeployItems
+	if rekeyLegacyHashes(ctx, next, fakePrivate{}, &m, &diags) || !m.DeployItems.Equal(before) {
+		t.Error("a keyed state was rekeyed")
+	}
+}

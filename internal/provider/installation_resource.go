@@ -111,14 +111,18 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	rekeyed := rekeyLegacyHashes(ctx, req.Private, resp.Private, &state, &resp.Diagnostics)
 	drifted, marked, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
 		resp.Diagnostics.AddWarning("Drift Not Checked", err.Error())
-		return
+		drifted = nil
 	}
 	if len(drifted) == 0 {
+		if rekeyed {
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		}
 		return
 	}
 	markDrifted(ctx, &state, drifted, &resp.Diagnostics)
