@@ -14,9 +14,10 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/ociregistry"
 )
 
-// Wrong credentials, a missing component version, a missing resource and
-// a digest mismatch each fail the plan naming the component version (and
-// the resource). Reading the component comes first, so these plans need
+// Wrong credentials, a missing component version, a missing resource, a
+// reference whose digest does not match the referenced descriptor and a
+// resource digest mismatch each fail the plan naming the component version
+// (and the resource or reference). Reading the component comes first, so these plans need
 // no cluster and no imports.
 func TestAccInstallation_componentRegistryErrors(t *testing.T) {
 	reg := ociregistry.Start(t, ociregistry.Options{User: "ci", Password: "s3cret"})
@@ -56,6 +57,11 @@ resource "landscaper_installation" "app" {
 				Config:      good + installation("1.0.0", "nope"),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0\s+has\s+no\s+resource\s+matching\s+map\[name:nope\]`),
+			},
+			{
+				Config:      good + installation("1.0.0-tampered", "blueprint"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0-tampered\s+reference\s+"mid"\s+\(example\.com/mid:1\.0\.0\):\s+digest\s+mismatch`),
 			},
 			{
 				Config:      good + installation("1.0.0", "tampered-blueprint"),

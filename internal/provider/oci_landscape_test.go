@@ -83,7 +83,11 @@ component:
   provider: internal
   %s
   sources: []
-  componentReferences: [{name: lib, componentName: example.com/lib, version: 1.0.0}]
+  componentReferences:
+  - name: lib
+    componentName: example.com/lib
+    version: 1.0.0
+    digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: jsonNormalisation/v3, value: "not checked"}
   resources: []
 `, repoCtx),
 	}))
@@ -111,6 +115,19 @@ spec:
 	})
 	l.mustPush(app, err)
 	l.appDigest = app.Digest.String()
+	// A version whose reference to mid declares a digest mid does not have.
+	l.mustPush(componenttest.PushVersion(ctx, l.push, l.context(), "example.com/app", "1.0.0-tampered", componenttest.Version{
+		Descriptor: fmt.Sprintf(`
+apiVersion: ocm.software/v3alpha1
+kind: ComponentVersion
+metadata: {name: example.com/app, version: 1.0.0-tampered, provider: {name: test}}
+%s
+spec:
+  references:
+  - {name: mid, componentName: example.com/mid, version: 1.0.0,
+     digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: jsonNormalisation/v1, value: "0000"}}
+`, repoCtx),
+	}))
 }
 
 func (l *ociLandscape) mustPush(_ any, err error) {

@@ -40,6 +40,8 @@ type ociArtifact struct {
 	repository string
 	manifest   ocispec.Manifest
 	digest     string
+	// descriptor is the component descriptor as stored (YAML or JSON).
+	descriptor []byte
 }
 
 // UseRegistry lets a locally read component (inline or archive) read

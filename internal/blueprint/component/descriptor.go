@@ -53,6 +53,8 @@ type Reference struct {
 	Version       string            `json:"version"`
 	ExtraIdentity map[string]string `json:"extraIdentity,omitempty"`
 	Labels        []Label           `json:"labels,omitempty"`
+	// Digest is the digest of the referenced component descriptor.
+	Digest json.RawMessage `json:"digest,omitempty"`
 }
 
 // Resource is an artifact of a component; Access says where its content is.

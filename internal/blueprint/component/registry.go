@@ -128,8 +128,13 @@ func (r *Registry) LoadPinned(ctx context.Context, ref VersionRef, pins Pins) (*
 				next = append(next, child)
 			}
 		}
-		for _, e := range edges {
-			e.owner.Referenced[e.index] = byKey[e.ref.String()]
+		for i, e := range edges {
+			child := byKey[e.ref.String()]
+			e.owner.Referenced[e.index] = child
+			errs[i] = verifyReference(e.owner, e.index, child.oci.descriptor)
+		}
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
 		}
 		level = next
 	}
@@ -196,7 +201,7 @@ func (r *Registry) read(ctx context.Context, ref VersionRef, pin ocireg.Pin) (*o
 	if err != nil {
 		return nil, nil, fmt.Errorf("component %s: %w", ref, err)
 	}
-	return &ociArtifact{repository: repo, manifest: manifest, digest: desc.Digest.String()}, data, nil
+	return &ociArtifact{repository: repo, manifest: manifest, digest: desc.Digest.String(), descriptor: data}, data, nil
 }
 
 // manifest fetches and decodes an image manifest.
