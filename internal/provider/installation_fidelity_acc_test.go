@@ -87,3 +87,54 @@ resource "landscaper_installation" "shop" {
 		}},
 	})
 }
+
+// Blueprint checks Landscaper makes, through the CLI at plan: an export
+// schema's `$ref` fragment without a leading slash is a warning naming the
+// export, and a secretRef data import in an inline subinstallation is an
+// error naming blueprint.yaml and the field.
+func TestAccInstallation_fidelityDiagnosticsAtPlan(t *testing.T) {
+	for _, c := range []struct {
+		name, blueprint string
+		want            []string
+	}{
+		{"export schema fragment warns", `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+exports:
+- name: endpoint
+  schema:
+    type: object
+    properties: {port: {$ref: "#definitions/port"}}
+    definitions: {port: {type: integer}}
+deployExecutions:
+- type: GoTemplate
+  template: |
+    deployItems:
+    - {name: app, type: landscaper.gardener.cloud/mock, config: {}}
+`, []string{"Warning: Blueprint Warning", `app: export "endpoint":`, `"#definitions/port" is not a JSON pointer fragment`}},
+		{"secretRef in an inline subinstallation fails", `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+subinstallations:
+- name: db
+  blueprint: {filesystem: {blueprint.yaml: "apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n"}}
+  imports:
+    data:
+    - {name: password, secretRef: {name: db, key: password}}
+`, []string{"Error: Invalid Installation",
+			"blueprint.yaml: subinstallations[0]: imports.data[0].secretRef: secret references are not allowed in an installation template"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newCLIWorkspace(t, fmt.Sprintf(`
+resource "landscaper_installation" "app" {
+  name      = "app"
+  blueprint = { inline = { "blueprint.yaml" = %q } }
+}
+`, c.blueprint))
+			out, _ := w.run("plan", "-no-color")
+			for _, want := range c.want {
+				if !wrapped(want).MatchString(out) {
+					t.Errorf("plan output does not say %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
