@@ -2,7 +2,11 @@ package provider
 
 import (
 	"context"
+	"strings"
+	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -58,4 +62,36 @@ func pinsFrom(ctx context.Context) component.Pins {
 func componentDigests(c *blueprint.Component) types.Map {
 	m, _ := types.MapValueFrom(context.Background(), types.StringType, c.Digests())
 	return m
+}
+
+// registryNotes collects what reading component versions noticed without
+// failing (a registry answered from the cache), so the plan can say so.
+type registryNotes struct {
+	mu    sync.Mutex
+	notes []string
+}
+
+type notesKey struct{}
+
+func withRegistryNotes(ctx context.Context) (context.Context, *registryNotes) {
+	n := &registryNotes{}
+	return context.WithValue(ctx, notesKey{}, n), n
+}
+
+func noteRegistry(ctx context.Context, msg string) {
+	if n, ok := ctx.Value(notesKey{}).(*registryNotes); ok {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		n.notes = append(n.notes, msg)
+	}
+}
+
+// addTo adds one warning listing every note.
+func (n *registryNotes) addTo(diags *diag.Diagnostics) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.notes) > 0 {
+		diags.AddAttributeWarning(path.Root("component_descriptor"), "Component Registry Unreachable",
+			strings.Join(n.notes, "\n")+"\nThe plan uses the digests recorded in the state and the cached content.")
+	}
 }

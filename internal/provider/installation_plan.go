@@ -44,8 +44,9 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	// Tags are resolved again; the digests in state stand in for an unreachable registry.
-	ctx = withComponentPins(ctx, recordedDigests(state), false)
+	ctx, notes := withRegistryNotes(withComponentPins(ctx, recordedDigests(state), false))
 	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), r.data.hostOrNil(), plan, prevBytes, &resp.Diagnostics)
+	notes.addTo(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -124,6 +124,7 @@ func loadComponentRef(ctx context.Context, ref component.VersionRef) (*component
 	c, err := reg.LoadPinned(ctx, ref, pinsFrom(ctx))
 	for _, w := range reg.Client.Warnings()[seen:] {
 		tflog.Warn(ctx, w)
+		noteRegistry(ctx, w)
 	}
 	if err != nil {
 		return nil, err
