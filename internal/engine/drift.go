@@ -41,7 +41,12 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 			if it.Phase != api.DeployItemPhaseSucceeded {
 				continue
 			}
-			c, err := execution.NewCall(registry, w.in.Targets, w.files, it)
+			target, err := execution.AppliedTarget(w.in.Targets, it)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("drift check: %w", err))
+				continue
+			}
+			c, err := execution.NewCall(registry, target, w.files, it)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue

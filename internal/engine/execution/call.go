@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -20,33 +21,66 @@ type Call struct {
 	Item     deployer.Item
 }
 
-// NewCall looks up the item's deployer by type and resolves its target
-// selector in targets. files is the filesystem of the blueprint that
-// rendered the item (nil when unknown).
-func NewCall(reg *deployer.Registry, targets snapshot.TargetImports, files fs.FS, it *snapshot.DeployItem) (Call, error) {
+// NewCall looks up the item's deployer by type and gives it target (nil
+// when the item names none). files is the filesystem of the blueprint
+// that rendered the item (nil when unknown).
+func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapshot.DeployItem) (Call, error) {
 	d, err := reg.Lookup(it.Type)
 	if err != nil {
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
-	}
-	target, err := targets.Select(it.Target)
-	if err != nil {
-		return Call{}, failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s: %w", it.ID, err))
 	}
 	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
 		Config: it.Config, Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus, Files: files}}, nil
 }
 
-// callApply applies an item: what exists is recorded in it even when the
-// call fails.
+// SelectTarget resolves the item's target selector in targets: the target
+// an Apply goes to.
+func SelectTarget(targets snapshot.TargetImports, it *snapshot.DeployItem) (*api.Target, error) {
+	target, err := targets.Select(it.Target)
+	if err != nil {
+		return nil, failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s: %w", it.ID, err))
+	}
+	return target, nil
+}
+
+// AppliedTarget is the target what an item deployed is deleted from and
+// checked against: the one it was last applied with (ARCHITECTURE.md,
+// "Deletion"). An item that recorded none — never applied, or from a
+// snapshot written before targets were recorded per item — falls back to
+// its selector resolved in targets.
+func AppliedTarget(targets snapshot.TargetImports, it *snapshot.DeployItem) (*api.Target, error) {
+	if it.AppliedTarget != nil {
+		t := *it.AppliedTarget
+		return &t, nil
+	}
+	return SelectTarget(targets, it)
+}
+
+// callApply applies an item to the target its selector names now; that
+// target is recorded before the call, because even a failed call may
+// have deployed something there. What exists is recorded in it even when
+// the call fails.
 func (r *run) callApply(it *snapshot.DeployItem) error {
-	return r.call(it, "Progressing", func(ctx context.Context, c Call) (deployer.Result, error) {
+	target, err := SelectTarget(r.spec.Targets, it)
+	if err != nil {
+		return err
+	}
+	if target != nil {
+		recorded := *target
+		it.AppliedTarget = &recorded
+	}
+	return r.call(it, target, "Progressing", func(ctx context.Context, c Call) (deployer.Result, error) {
 		return c.Deployer.Apply(ctx, c.Item)
 	})
 }
 
-// callDelete deletes an item.
+// callDelete deletes an item from the target it was applied to.
 func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) error {
-	return r.call(it, "Deleting", func(ctx context.Context, c Call) (deployer.Result, error) {
+	target, err := AppliedTarget(r.spec.Targets, it)
+	if err != nil {
+		return err
+	}
+	return r.call(it, target, "Deleting", func(ctx context.Context, c Call) (deployer.Result, error) {
 		return deployer.Result{}, c.Deployer.Delete(ctx, c.Item, opts)
 	})
 }
@@ -55,8 +89,8 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 // item's timeout, and retries transient errors with backoff. A provider
 // status or exports the deployer returned are recorded in it, also on
 // error.
-func (r *run) call(it *snapshot.DeployItem, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
-	c, err := NewCall(r.j.Registry, r.spec.Targets, r.spec.Files, it)
+func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
+	c, err := NewCall(r.j.Registry, target, r.spec.Files, it)
 	if err != nil {
 		return err
 	}

@@ -98,16 +98,16 @@ func (r *run) init() error {
 			return fmt.Errorf("deploy execution %q: deploy item %s/%s: %w", t.Execution, r.spec.Path, t.Name, err)
 		}
 	}
-	wanted := make(map[string]string, len(r.spec.Items))
+	wanted := make(map[string]api.DeployItemTemplate, len(r.spec.Items))
 	for _, t := range r.spec.Items {
-		wanted[t.Name] = t.Type
+		wanted[t.Name] = t
 	}
 	var orphans []string
 	for _, it := range r.exec.DeployItems {
-		// An item whose type changed is replaced: its old deployer removes
-		// what it deployed; the new one must not inherit a foreign
-		// provider status.
-		if typ, ok := wanted[it.Name]; !ok || typ != it.Type {
+		// An item whose type or target changed is replaced: its old
+		// deployer removes what it deployed from where it deployed it;
+		// the new one must not inherit a foreign provider status.
+		if t, ok := wanted[it.Name]; !ok || t.Type != it.Type || r.movesAway(it, t) {
 			orphans = append(orphans, it.Name)
 		}
 	}
@@ -132,6 +132,31 @@ func (r *run) init() error {
 	}
 	r.exec.DeployItems = items
 	return nil
+}
+
+// movesAway reports whether the template sends an existing item to
+// another destination than the one it was applied to
+// (snapshot.SameDestination). An item from a snapshot written before
+// targets were recorded per item gets the target the previous job's
+// imports selected for it, which is where it was applied.
+func (r *run) movesAway(it *snapshot.DeployItem, t api.DeployItemTemplate) bool {
+	if it.AppliedTarget == nil && len(it.ProviderStatus) > 0 {
+		if old, err := r.spec.OrphanTargets.Select(it.Target); err == nil && old != nil {
+			it.AppliedTarget = old
+		}
+	}
+	if it.AppliedTarget == nil {
+		return false // nothing was deployed anywhere
+	}
+	now, err := r.spec.Targets.Select(t.Target)
+	if err != nil {
+		return false // init fails on it before anything moves
+	}
+	moves := !snapshot.SameDestination(it.AppliedTarget, now)
+	if moves {
+		r.j.Log.Info("deploy item target changed: deleting it from the old target first", "deployItem", it.ID, "jobID", r.j.ID)
+	}
+	return moves
 }
 
 // complete has nothing left to do: the items' exports are in the snapshot

@@ -152,6 +152,10 @@ func (d *DeployItem) Clone() *DeployItem {
 	}
 	c := *d
 	c.DependsOn = append([]string(nil), d.DependsOn...)
+	if d.AppliedTarget != nil {
+		t := *d.AppliedTarget
+		c.AppliedTarget = &t
+	}
 	c.LastError = d.LastError.clone()
 	return &c
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
-// Version is the version Marshal writes. Unmarshal migrates older ones.
+// Version is the version Marshal writes. Unmarshal migrates older ones;
+// version 2 documents without a deploy item's appliedTarget are read as
+// they are (see DeployItem.AppliedTarget).
 const Version = 2
 
 // Snapshot is the whole tree of one root installation.
@@ -75,10 +77,18 @@ type Execution struct {
 // DeployItem is one deploy item and what its deployer reported.
 type DeployItem struct {
 	// ID is "<installation path>/<name>", stable across jobs.
-	ID                 string              `json:"id"`
-	Name               string              `json:"name"`
-	Type               string              `json:"type"`
-	Target             *api.TargetSelector `json:"target,omitempty"`
+	ID     string              `json:"id"`
+	Name   string              `json:"name"`
+	Type   string              `json:"type"`
+	Target *api.TargetSelector `json:"target,omitempty"`
+	// AppliedTarget is the resolved target the item was last applied
+	// with, recorded before its deployer is called (a failed call may
+	// have deployed something). Delete, orphan removal and Drift use it,
+	// so what was deployed is found where it is even after the target
+	// imports changed. On the wire it is the target's content hash into
+	// the snapshot's target table. nil when never applied (or written
+	// before targets were recorded per item).
+	AppliedTarget      *api.Target         `json:"appliedTarget,omitempty"`
 	DependsOn          []string            `json:"dependsOn,omitempty"`
 	Config             json.RawMessage     `json:"config,omitempty"`
 	ConfigHash         string              `json:"configHash,omitempty"`

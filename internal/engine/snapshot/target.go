@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"k8s.io/client-go/tools/clientcmd"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
@@ -69,4 +71,40 @@ func Hash(v any) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// SameDestination reports whether two resolved targets deploy to the same
+// place. For a kubernetes-cluster target that is the API server and the
+// default namespace of the kubeconfig's current context, so a rotated
+// token or another user of the same cluster is the same destination and
+// only the credentials recorded for the next call change. Other targets
+// (and kubeconfigs that cannot be read) are the same when their type and
+// config are equal. A nil target is the same only as a nil target.
+func SameDestination(a, b *api.Target) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return destination(a) == destination(b)
+}
+
+// destination reads the kubeconfig only as data (no files, no exec, no
+// client): blueprints may produce targets.
+func destination(t *api.Target) string {
+	if t.Spec.Type == api.KubernetesClusterTargetType {
+		var cfg api.KubernetesClusterConfig
+		if json.Unmarshal(t.Spec.Config, &cfg) == nil && cfg.Kubeconfig != "" {
+			if raw, err := clientcmd.Load([]byte(cfg.Kubeconfig)); err == nil {
+				if kctx, ok := raw.Contexts[raw.CurrentContext]; ok {
+					if cluster, ok := raw.Clusters[kctx.Cluster]; ok && cluster.Server != "" {
+						ns := kctx.Namespace
+						if ns == "" {
+							ns = "default"
+						}
+						return "kubernetes-cluster " + cluster.Server + " " + ns
+					}
+				}
+			}
+		}
+	}
+	return Hash(t.Spec)
 }

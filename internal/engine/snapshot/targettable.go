@@ -6,10 +6,12 @@ import (
 )
 
 // The resolved target imports of a tree repeat the same few targets (the
-// root's cluster is usually passed to every subinstallation). On the wire
-// each distinct target is written once, in the top-level "targetTable" by
-// content hash, and installations' "targets" hold the hashes. This keeps
-// private state small and each credential in it once.
+// root's cluster is usually passed to every subinstallation, and every
+// deploy item records the one it was applied with). On the wire each
+// distinct target is written once, in the top-level "targetTable" by
+// content hash, and installations' "targets" and deploy items'
+// "appliedTarget" hold the hashes. This keeps private state small and
+// each credential in it once.
 
 const targetTableKey = "targetTable"
 
@@ -64,7 +66,8 @@ func resolveTargets(doc []byte) ([]byte, error) {
 }
 
 // walkTargetImports replaces every target in the installations'
-// "targets" (single, lists, maps) by swap(target).
+// "targets" (single, lists, maps) and the deploy items' "appliedTarget"
+// by swap(target).
 func walkTargetImports(node any, swap func(any) any) {
 	in, ok := node.(map[string]any)
 	if !ok {
@@ -92,6 +95,14 @@ func walkTargetImports(node any, swap func(any) any) {
 						entries[k] = swap(t)
 					}
 				}
+			}
+		}
+	}
+	if exec, ok := in["execution"].(map[string]any); ok {
+		items, _ := exec["deployItems"].([]any)
+		for _, raw := range items {
+			if item, ok := raw.(map[string]any); ok && item["appliedTarget"] != nil {
+				item["appliedTarget"] = swap(item["appliedTarget"])
 			}
 		}
 	}
