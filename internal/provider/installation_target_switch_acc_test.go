@@ -1,0 +1,182 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	authv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
+)
+
+// namespacedKubeconfig writes a kubeconfig for the local cluster whose
+// context namespace is namespace; with token set it authenticates with
+// that token instead of the admin's credentials.
+func namespacedKubeconfig(t *testing.T, namespace, token string) string {
+	t.Helper()
+	cfg, err := clientcmd.LoadFromFile(localcluster.KubeconfigPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kctx := cfg.Contexts[cfg.CurrentContext]
+	kctx.Namespace = namespace
+	if token != "" {
+		user := cfg.AuthInfos[kctx.AuthInfo].DeepCopy()
+		user.ClientCertificate, user.ClientCertificateData, user.ClientKey, user.ClientKeyData = "", nil, "", nil
+		user.Username, user.Password, user.Token = "", "", token
+		cfg.AuthInfos["restricted"] = user
+		kctx.AuthInfo = "restricted"
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// restrictedToken is a token of a service account that may act only in
+// namespace (ClusterRole admin bound there).
+func (e *accEnv) restrictedToken(namespace string) string {
+	ctx := context.Background()
+	sa, err := e.kube.CoreV1().ServiceAccounts(namespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "deployer"}}, metav1.CreateOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	_, err = e.kube.RbacV1().RoleBindings(namespace).Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "deployer-admin"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "admin"},
+		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: sa.Name, Namespace: namespace}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tr, err := e.kube.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, sa.Name, &authv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tr.Status.Token
+}
+
+// switchInstallation deploys the ConfigMaps "first" and "second" (after
+// first, no namespace: they go to the kubeconfig's) to the target read
+// from kubeconfig; with fail, first is rejected by the API server.
+func switchInstallation(kubeconfig string, fail bool) string {
+	name := "first"
+	if fail {
+		name = "Not_A_Valid_Name"
+	}
+	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+imports:
+- name: cluster
+  targetType: landscaper.gardener.cloud/kubernetes-cluster
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - name: first
+      type: landscaper.gardener.cloud/kubernetes-manifest
+      target: {import: cluster}
+      config:
+        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+        kind: ProviderConfiguration
+        manifests:
+        - {policy: manage, manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: %s}, data: {a: b}}}
+    - name: second
+      type: landscaper.gardener.cloud/kubernetes-manifest
+      target: {import: cluster}
+      dependsOn: [first]
+      config:
+        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+        kind: ProviderConfiguration
+        manifests:
+        - {policy: manage, manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: second}, data: {a: b}}}
+`, name)
+	return fmt.Sprintf(`
+resource "landscaper_target" "cluster" {
+  name       = "cluster"
+  kubeconfig = file(%q)
+}
+
+resource "landscaper_installation" "switch" {
+  name      = "switch"
+  blueprint = { inline = { "blueprint.yaml" = %q } }
+  imports   = { targets = { cluster = landscaper_target.cluster.target } }
+}
+`, kubeconfig, blueprint)
+}
+
+// noConfigMapsIn checks that none of the names exists in namespace.
+func (e *accEnv) noConfigMapsIn(namespace string, names ...string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		for _, name := range names {
+			_, err := e.kube.CoreV1().ConfigMaps(namespace).Get(context.Background(), name, metav1.GetOptions{})
+			if err == nil {
+				return fmt.Errorf("ConfigMap %s/%s exists", namespace, name)
+			}
+			if !apierrors.IsNotFound(err) {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// A target switch from one namespace (admin user) to another (a user
+// allowed only there) whose job fails before every item was re-applied:
+// the old side is emptied before anything is applied to the new one, and
+// destroy removes what is on the new side (issue 10 item 2; before, the
+// old side kept its objects and destroy failed looking for them with the
+// new target's user).
+func TestAccInstallation_targetSwitchFailedJob(t *testing.T) {
+	e := newAccEnv(t)
+	nsA, nsB := e.namespace, localcluster.Namespace(t)
+	kubeA := namespacedKubeconfig(t, nsA, "")
+	kubeB := namespacedKubeconfig(t, nsB, e.restrictedToken(nsB))
+	defer os.Remove(kubeB)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			e.noConfigMapsIn(nsA, "first", "second"), e.noConfigMapsIn(nsB, "first", "second")),
+		Steps: []resource.TestStep{
+			{
+				Config: switchInstallation(kubeA, false),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					func(*terraform.State) error {
+						for _, n := range []string{"first", "second"} {
+							if _, err := e.kube.CoreV1().ConfigMaps(nsA).Get(context.Background(), n, metav1.GetOptions{}); err != nil {
+								return err
+							}
+						}
+						return nil
+					}),
+			},
+			{
+				Config:      switchInstallation(kubeB, true),
+				ExpectError: regexp.MustCompile(`Installation Failed`),
+			},
+			{
+				PreConfig: func() {
+					if err := e.noConfigMapsIn(nsA, "first", "second")(nil); err != nil {
+						t.Fatalf("the old side was not cleaned: %v", err)
+					}
+				},
+				Config:             switchInstallation(kubeB, true),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
