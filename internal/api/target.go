@@ -51,3 +51,11 @@ func NewTarget(name, namespace, targetType string, config json.RawMessage) Targe
 type KubernetesClusterConfig struct {
 	Kubeconfig string `json:"kubeconfig"`
 }
+
+// KubeconfigFromProviderAnnotation marks a kubernetes-cluster Target whose
+// kubeconfig is not in the Target (nor in Terraform state, plan or the
+// engine's snapshot): the provider's `target_kubeconfigs` holds it under
+// the Target's name. The annotation's value is a random reference the
+// landscaper_target resource chose, so a blueprint cannot make up a Target
+// that borrows a kubeconfig the user did not give it.
+const KubeconfigFromProviderAnnotation = "landscaper-terraform.io/kubeconfig-from-provider"

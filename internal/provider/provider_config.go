@@ -20,6 +20,7 @@ type providerModel struct {
 	Parallelism                 types.Int64        `tfsdk:"parallelism"`
 	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
+	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -92,6 +93,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 		resp.Schema.Attributes[name] = a
 	}
 	tuningAttributes(resp.Schema.Attributes)
+	kubeconfigsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -107,6 +109,9 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	sec, diags := cfg.securitySettings()
 	resp.Diagnostics.Append(diags...)
+	kubeconfigs, diags := providerKubeconfigs(ctx, cfg.TargetKubeconfigs)
+	resp.Diagnostics.Append(diags...)
+	sec.targetKubeconfigs = kubeconfigs
 	if resp.Diagnostics.HasError() {
 		return
 	}

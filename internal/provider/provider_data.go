@@ -31,7 +31,8 @@ type providerData struct {
 }
 
 func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings, tune tuning) *providerData {
-	pool := target.NewPool(append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials))...)
+	pool := target.NewPool(append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials),
+		target.WithProviderKubeconfigs(sec.targetKubeconfigs))...)
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
 	hostCluster := &hostCluster{settings: host}
@@ -43,7 +44,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 		host:       hostCluster,
 		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
-		security:   &security{pool: pool, limits: sec.limits},
+		security:   newSecurity(pool, sec),
 	}
 }
 

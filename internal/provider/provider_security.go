@@ -66,6 +66,8 @@ func securityAttributes() map[string]schema.Attribute {
 type securitySettings struct {
 	limits                    template.Limits
 	allowUntrustedCredentials bool
+	// targetKubeconfigs: provider_kubeconfigs.go.
+	targetKubeconfigs map[string]string
 }
 
 func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
@@ -244,6 +246,13 @@ func markExported(t api.Target) api.Target {
 
 func (s *security) trustTarget(t api.Target) {
 	s.learnTarget(t)
+	if t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation] != "" && t.Metadata.Annotations[exportedAnnotation] == "" {
+		// No credential inside; the pool fills in the provider's.
+		if s.pool != nil {
+			s.pool.AllowProviderKubeconfig(t)
+		}
+		return
+	}
 	if t.Metadata.Annotations[exportedAnnotation] != "" || t.Spec.Type != api.KubernetesClusterTargetType {
 		return // not the user's kubeconfig: checked by the pool
 	}
@@ -307,6 +316,9 @@ func scrubOutcome(ctx context.Context, o *installationOutcome) {
 
 // userKubeconfig says whether t's kubeconfig is one the user gave.
 func (s *security) userKubeconfig(t api.Target) bool {
+	if s.pool != nil && s.pool.FromProvider(t) {
+		return true
+	}
 	var cfg api.KubernetesClusterConfig
 	if s.pool == nil || t.Spec.Type != api.KubernetesClusterTargetType || json.Unmarshal(t.Spec.Config, &cfg) != nil {
 		return false

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -41,8 +44,11 @@ type targetModel struct {
 	Name       types.String `tfsdk:"name"`
 	Type       types.String `tfsdk:"type"`
 	Kubeconfig types.String `tfsdk:"kubeconfig"`
-	Config     types.String `tfsdk:"config"`
-	Target     types.String `tfsdk:"target"`
+	// FromProvider: the kubeconfig is the provider's target_kubeconfigs[name]
+	// (provider_kubeconfigs.go); the Target holds only a reference.
+	FromProvider types.Bool   `tfsdk:"kubeconfig_from_provider"`
+	Config       types.String `tfsdk:"config"`
+	Target       types.String `tfsdk:"target"`
 }
 
 func (r *targetResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -50,7 +56,8 @@ func (r *targetResource) Metadata(_ context.Context, req resource.MetadataReques
 }
 
 func (r *targetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	exactlyOne := stringvalidator.ExactlyOneOf(path.MatchRoot("kubeconfig"), path.MatchRoot("config"))
+	sources := []path.Expression{path.MatchRoot("kubeconfig"), path.MatchRoot("config"), path.MatchRoot("kubeconfig_from_provider")}
+	exactlyOne := stringvalidator.ExactlyOneOf(sources...)
 	resp.Schema = schema.Schema{
 		Version: targetSchemaVersion,
 		MarkdownDescription: "A Landscaper `Target`: where deploy items are deployed. Pass its `target` attribute to " +
@@ -66,8 +73,16 @@ func (r *targetResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Default:             stringdefault.StaticString(api.KubernetesClusterTargetType),
 				MarkdownDescription: "Target type (`spec.type`). Defaults to `" + api.KubernetesClusterTargetType + "`."},
 			"kubeconfig": schema.StringAttribute{Optional: true, Sensitive: true,
-				MarkdownDescription: "Kubeconfig of the cluster (YAML), for `kubernetes-cluster` targets. Exactly one of `kubeconfig` and `config`.",
-				Validators:          []validator.String{exactlyOne}},
+				MarkdownDescription: "Kubeconfig of the cluster (YAML), for `kubernetes-cluster` targets. Exactly one of `kubeconfig`, `config` and `kubeconfig_from_provider`. " +
+					"It is kept in state (sensitive); use `kubeconfig_from_provider` to keep it out.",
+				Validators: []validator.String{exactlyOne}},
+			"kubeconfig_from_provider": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "`true`: the kubeconfig of this `kubernetes-cluster` target is the provider block's " +
+					"`target_kubeconfigs[name]`, read at every refresh, apply and destroy and never written to state, plans or " +
+					"private state. The `target` then holds no kubeconfig, only a reference (an annotation) that the provider " +
+					"honours for targets of this configuration; a blueprint template that reads the kubeconfig out of a target " +
+					"(`getOidcKubeconfig`) finds none.",
+				Validators: []validator.Bool{boolvalidator.ExactlyOneOf(sources...), boolvalidator.Equals(true)}},
 			"config": schema.StringAttribute{Optional: true, Sensitive: true,
 				MarkdownDescription: "Target configuration (`spec.config`) as JSON, e.g. `jsonencode({...})`, for any target type.",
 				Validators:          []validator.String{exactlyOne}},
@@ -101,7 +116,13 @@ func (r *targetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	target, known := buildTarget(m)
+	ref, stable := providerReference(ctx, req.State, m)
+	if !stable {
+		// A new reference is chosen at apply: a random one here would
+		// differ from the one Terraform plans again at apply.
+		return
+	}
+	target, known := buildTarget(m, ref)
 	if !known {
 		return
 	}
@@ -149,22 +170,30 @@ func (r *targetResource) write(ctx context.Context, get func(context.Context, an
 	if diags.HasError() {
 		return
 	}
-	target, _ := buildTarget(m)
+	if m.Target.IsNull() || m.Target.IsUnknown() {
+		// Not known at plan; the plan's target (with its reference) wins otherwise.
+		target, _ := buildTarget(m, uuid.NewString())
+		m.Target = types.StringValue(target)
+	}
 	m.ID = m.Name
-	m.Target = types.StringValue(target)
 	diags.Append(set(ctx, &m)...)
 }
 
-// buildTarget returns the Target object JSON, or false while an input is unknown.
-func buildTarget(m targetModel) (string, bool) {
-	if m.Name.IsUnknown() || m.Type.IsUnknown() || m.Kubeconfig.IsUnknown() || m.Config.IsUnknown() {
+// buildTarget returns the Target object JSON, or false while an input is
+// unknown. reference is the annotation of a kubeconfig_from_provider target.
+func buildTarget(m targetModel, reference string) (string, bool) {
+	if m.Name.IsUnknown() || m.Type.IsUnknown() || m.Kubeconfig.IsUnknown() || m.Config.IsUnknown() || m.FromProvider.IsUnknown() {
 		return "", false
 	}
 	cfg, err := targetConfig(m)
 	if err != nil {
 		return "", false
 	}
-	b, mErr := json.Marshal(api.NewTarget(m.Name.ValueString(), "", m.Type.ValueString(), cfg))
+	t := api.NewTarget(m.Name.ValueString(), "", m.Type.ValueString(), cfg)
+	if m.FromProvider.ValueBool() {
+		t.Metadata.Annotations = map[string]string{api.KubeconfigFromProviderAnnotation: reference}
+	}
+	b, mErr := json.Marshal(t)
 	if mErr != nil {
 		return "", false
 	}
@@ -175,6 +204,12 @@ func buildTarget(m targetModel) (string, bool) {
 // Unknown values pass: they are checked again at apply.
 func targetConfig(m targetModel) (json.RawMessage, error) {
 	switch {
+	case m.FromProvider.ValueBool():
+		if t := m.Type.ValueString(); t != "" && t != api.KubernetesClusterTargetType {
+			return nil, attrMsg(path.Root("kubeconfig_from_provider"), fmt.Sprintf(
+				"kubeconfig_from_provider is only valid for targets of type %q", api.KubernetesClusterTargetType))
+		}
+		return nil, nil
 	case !m.Kubeconfig.IsNull() && !m.Kubeconfig.IsUnknown():
 		if t := m.Type.ValueString(); t != "" && t != api.KubernetesClusterTargetType {
 			return nil, attrMsg(path.Root("kubeconfig"), fmt.Sprintf(
@@ -204,4 +239,26 @@ func targetConfig(m targetModel) (json.RawMessage, error) {
 		return b, nil
 	}
 	return nil, nil
+}
+
+// providerReference returns the reference of the target in state when it
+// has the same name, and false when the target needs a new one (Create or
+// Update chooses it). Targets without kubeconfig_from_provider need none.
+func providerReference(ctx context.Context, state tfsdk.State, m targetModel) (string, bool) {
+	if !m.FromProvider.ValueBool() {
+		return "", true
+	}
+	if state.Raw.IsNull() {
+		return "", false
+	}
+	var prior targetModel
+	if state.Get(ctx, &prior).HasError() || prior.Name.ValueString() != m.Name.ValueString() {
+		return "", false
+	}
+	var t api.Target
+	if json.Unmarshal([]byte(prior.Target.ValueString()), &t) != nil {
+		return "", false
+	}
+	ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]
+	return ref, ref != ""
 }

@@ -45,6 +45,9 @@ type Pool struct {
 	mu      sync.Mutex
 	clients map[[sha256.Size]byte]*Clients
 	trusted map[[sha256.Size]byte]bool
+	// fromProvider and allowedRefs: provider_kubeconfigs.go.
+	fromProvider map[string]string
+	allowedRefs  map[providerRef]bool
 }
 
 // Option configures a Pool.
@@ -94,7 +97,7 @@ type Clients struct {
 // error of the first request, while a target that can never work is a
 // terminal error here. Errors never contain the kubeconfig.
 func (p *Pool) Clients(t *api.Target) (*Clients, error) {
-	kubeconfig, err := kubeconfigOf(t)
+	kubeconfig, err := p.kubeconfigOf(t)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +115,12 @@ func (p *Pool) Clients(t *api.Target) (*Clients, error) {
 	return c, nil
 }
 
-func kubeconfigOf(t *api.Target) (string, error) {
+func (p *Pool) kubeconfigOf(t *api.Target) (string, error) {
 	if t == nil {
 		return "", failure.Terminalf("MissingTarget", "the deploy item names no target, but this deployer needs a %s target", api.KubernetesClusterTargetType)
+	}
+	if kubeconfig, ok, err := p.providerKubeconfig(t); ok {
+		return kubeconfig, err
 	}
 	if t.Spec.Type != api.KubernetesClusterTargetType {
 		return "", failure.Terminalf("WrongTargetType", "target %q has type %q, want %q", t.Metadata.Name, t.Spec.Type, api.KubernetesClusterTargetType)
