@@ -15,24 +15,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/postgres"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/tfcli"
 )
 
-// remoteStateWorkspace is a CLI workspace whose state lives in the
-// `kubernetes` backend on the local cluster (Secrets and a Lease for the
-// lock in the test's namespace), as a team shares it.
-func (e *accEnv) remoteStateWorkspace(t *testing.T, config string) *cliWorkspace {
+// remoteStateWorkspace is a CLI workspace whose state lives in a remote
+// backend (backend: the body of a `terraform` block), as a team shares it.
+func (e *accEnv) remoteStateWorkspace(t *testing.T, backend, config string) *cliWorkspace {
 	t.Helper()
-	backend := fmt.Sprintf(`
-terraform {
-  backend "kubernetes" {
-    secret_suffix = "landscaper"
-    namespace     = %q
-    config_path   = %q
-  }
-}
-`, e.namespace, localcluster.KubeconfigPath(t))
-	w := newCLIWorkspace(t, backend+config)
+	w := newCLIWorkspace(t, "terraform {\n"+backend+"}\n"+config)
 	// A backend needs init, and init installs the provider even with
 	// dev_overrides in effect: from a local mirror of the built binary.
 	w.mustRun("init", "-input=false", "-plugin-dir="+providerMirror(t))
@@ -87,22 +78,51 @@ func (e *accEnv) labelNodes(label string) {
 	})
 }
 
-// The state in the kubernetes backend: apply, an empty plan from a second
-// checkout of the same configuration (the private snapshot of the engine
-// survives the round trip through the backend), and destroy. While one
-// apply holds the lock, a second one fails on it without touching the
-// cluster, and a third waits for it and then has nothing to do.
+// The state in the kubernetes backend (Secrets and a Lease for the lock in
+// the test's namespace).
 func TestAccRemoteState_kubernetesBackend(t *testing.T) {
 	requireAcc(t)
 	if lacks, why := tfcli.LacksBackend("kubernetes"); lacks {
 		t.Skip(why)
 	}
 	e := newAccEnv(t)
+	e.remoteStateRoundTrip(fmt.Sprintf(`
+  backend "kubernetes" {
+    secret_suffix = "landscaper"
+    namespace     = %q
+    config_path   = %q
+  }
+`, e.namespace, localcluster.KubeconfigPath(t)))
+}
+
+// The state in the pg backend, on a PostgreSQL server of its own (a table
+// in the terraform_remote_state schema, advisory locks).
+func TestAccRemoteState_pgBackend(t *testing.T) {
+	requireAcc(t)
+	if lacks, why := tfcli.LacksBackend("pg"); lacks {
+		t.Skip(why)
+	}
+	e := newAccEnv(t)
+	e.remoteStateRoundTrip(fmt.Sprintf(`
+  backend "pg" {
+    conn_str = %q
+  }
+`, postgres.Start(t)))
+}
+
+// remoteStateRoundTrip: apply, an empty plan from a second checkout of the
+// same configuration (the private snapshot of the engine survives the
+// round trip through the backend), and destroy. While one apply holds the
+// lock, a second one fails on it without touching the cluster, and a third
+// waits for it and then has nothing to do.
+func (e *accEnv) remoteStateRoundTrip(backend string) {
+	t := e.t
+	t.Helper()
 	label := "landscaper-test/" + uuid.NewString()[:8]
 	config := e.heldConfig(label)
-	first := e.remoteStateWorkspace(t, config)
-	second := e.remoteStateWorkspace(t, config)
-	waiter := e.remoteStateWorkspace(t, config)
+	first := e.remoteStateWorkspace(t, backend, config)
+	second := e.remoteStateWorkspace(t, backend, config)
+	waiter := e.remoteStateWorkspace(t, backend, config)
 
 	cmd, wait := first.start("apply", "-auto-approve", "-input=false")
 	defer func() { _ = cmd.Process.Kill() }()

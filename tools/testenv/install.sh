@@ -28,6 +28,9 @@ GOLANGCI_VERSION=2.6.2
 GORELEASER_VERSION=2.12.7
 # the CNCF distribution registry: a real OCI registry on loopback for tests
 REGISTRY_VERSION=3.1.2
+# PostgreSQL for the pg state-backend test: Debian's packages, unpacked
+# (postgres/unpack.sh); cached by the package version Debian serves
+POSTGRES_MAJOR=15
 
 export GONOSUMDB=k8s.io GOFLAGS=-mod=mod CGO_ENABLED=0
 
@@ -99,8 +102,22 @@ tool_registry() {
     sh -c 'GOBIN="$out" go install github.com/distribution/distribution/v3/cmd/registry@v'$REGISTRY_VERSION
 }
 
+tool_postgres() {
+  local version
+  version=$(apt-cache policy "postgresql-$POSTGRES_MAJOR" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+  if { [ -z "$version" ] || [ "$version" = "(none)" ]; } && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && version=$(apt-cache policy "postgresql-$POSTGRES_MAJOR" | sed -n 's/^ *Candidate: //p')
+  fi
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+    echo "install.sh: Debian's package postgresql-$POSTGRES_MAJOR is unknown to apt: run apt-get update" >&2
+    return 1
+  fi
+  build postgres "$version" initdb postgres -- \
+    sh -c '"$0" '$POSTGRES_MAJOR' "$out"' "$here/postgres/unpack.sh"
+}
+
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(terraform terraform-current tofu etcd kube kwok registry tfplugindocs golangci-lint goreleaser)
+[ ${#tools[@]} -gt 0 ] || tools=(terraform terraform-current tofu etcd kube kwok registry postgres tfplugindocs golangci-lint goreleaser)
 for t in "${tools[@]}"; do
   if ! declare -F "tool_$t" >/dev/null; then echo "install.sh: unknown tool '$t'" >&2; exit 2; fi
   "tool_$t"
