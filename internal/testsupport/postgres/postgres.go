@@ -173,11 +173,11 @@ func serve(t testing.TB, bin, data, socketDir string, port int, cred *syscall.Cr
 // unpacked packages) under dst, as hard links where the filesystem allows,
 // and returns the programs' paths there.
 func linkTools(bins []string, dst string) ([]string, error) {
-	real, err := filepath.EvalSymlinks(bins[0])
+	resolved, err := filepath.EvalSymlinks(bins[0])
 	if err != nil {
 		return nil, err
 	}
-	src := filepath.Dir(real)
+	src := filepath.Dir(resolved)
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -224,5 +224,9 @@ func freePort() (int, error) {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("listener address %v is not TCP", l.Addr())
+	}
+	return addr.Port, nil
 }
