@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testgate"
 )
 
 // A Landscaper guided-tour flow through the CLI: a target map import whose
@@ -93,6 +95,7 @@ resource "landscaper_installation" "shop" {
 // export, and a secretRef data import in an inline subinstallation is an
 // error naming blueprint.yaml and the field.
 func TestAccInstallation_fidelityDiagnosticsAtPlan(t *testing.T) {
+	testgate.Require(t, "a Terraform or OpenTofu CLI")
 	for _, c := range []struct {
 		name, blueprint string
 		want            []string

@@ -191,8 +191,10 @@ func renderTree(ctx context.Context, eng *engine.Engine, spec engine.RootSpec, p
 		render = eng.Render
 	}
 	tree, err := render(spec, prev)
-	for _, w := range tree.Warnings {
-		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
+	for i, w := range tree.Warnings {
+		// A warning may name a key a template built from an import.
+		tree.Warnings[i] = securityOf(ctx).secrets.String(w)
+		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", tree.Warnings[i])
 	}
 	if err != nil {
 		diags.AddAttributeError(inputPath(err), "Invalid Installation", scrubError(ctx, err).Error())

@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -46,5 +50,45 @@ func TestSecurity_learnSnapshot(t *testing.T) {
 	}
 	if !strings.Contains(msg, "https://example.test") {
 		t.Errorf("an export not named sensitive was scrubbed: %s", msg)
+	}
+}
+
+// Blueprint warnings go into diagnostics and the data source's state: a
+// field name a template built from a secret import is scrubbed there too.
+func TestRenderTree_warningsScrubbed(t *testing.T) {
+	bp, err := blueprint.Parse([]byte(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+imports:
+- {name: password, schema: {type: string}}
+deployExecutions:
+- type: GoTemplate
+  template: |
+    deployItems:
+    - name: app
+      type: landscaper.gardener.cloud/mock
+      config: {}
+      {{ .imports.password }}: oops
+      https://user:urlpass@example.test/x: oops
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := &security{}
+	sec.secrets.Add("pw-from-a-secret")
+	ctx := withSecurity(context.Background(), sec)
+	var diags diag.Diagnostics
+	tree, _ := renderTree(ctx, nil, engine.RootSpec{Name: "app", Blueprint: bp,
+		Imports: blueprint.Imports{Data: map[string]any{"password": "pw-from-a-secret"}}}, nil, &diags)
+	if tree == nil || diags.WarningsCount() == 0 {
+		t.Fatalf("no warnings rendered: %v", diags)
+	}
+	all := strings.Join(tree.Warnings, "\n")
+	for _, d := range diags {
+		all += "\n" + d.Detail()
+	}
+	for _, leak := range []string{"pw-from-a-secret", "urlpass"} {
+		if strings.Contains(all, leak) {
+			t.Errorf("warnings leak %q:\n%s", leak, all)
+		}
 	}
 }
