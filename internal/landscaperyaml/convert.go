@@ -21,6 +21,10 @@ type Root struct {
 	// Component is spec.componentDescriptor; both fields empty when there
 	// is none.
 	Component Component
+	// Context names a Context that spec.context refers to and the objects
+	// given do not hold: it is read from the host cluster, with its
+	// repository context and registry pull secrets.
+	Context string
 	// Imports are the data imports read from DataObjects and the target
 	// imports read from Targets.
 	Imports blueprint.Imports
@@ -42,7 +46,8 @@ type Component struct {
 	// Inline is spec.componentDescriptor.inline as JSON.
 	Inline string
 	// Ref is spec.componentDescriptor.ref, its repository context
-	// defaulted from the Installation's Context.
+	// defaulted from the Installation's Context given as an object; empty
+	// (Type "") when Root.Context is to give it.
 	Ref *component.VersionRef
 }
 

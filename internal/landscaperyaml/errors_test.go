@@ -48,7 +48,6 @@ spec: {type: landscaper.gardener.cloud/kubernetes-cluster, secretRef: {name: kc}
 		"target list ref":       {withSpec("  imports:\n    targets:\n    - {name: c, targetListRef: list}\n"), "spec.imports.targets[0].targetListRef: refers to a parent installation's import"},
 		"missing target":        {withSpec("  imports:\n    targets:\n    - {name: c, targets: [local-cluster, other]}\n"), `spec.imports.targets[0].targets[1]: no Target "other"`},
 		"verification":          {withSpec("  verification: {signatureName: x}\n"), "spec.verification: component signature verification is not supported"},
-		"missing context":       {withSpec("  context: shared\n"), `spec.context: no Context "shared"`},
 		"no repository context": {withSpec("  componentDescriptor:\n    ref: {componentName: example.com/a, version: v1}\n"), "spec.componentDescriptor.ref.repositoryContext: is missing"},
 		"ref without component": {strings.Replace(minimal, "    inline:\n      filesystem:\n        blueprint.yaml: |\n          apiVersion: landscaper.gardener.cloud/v1alpha1\n          kind: Blueprint\n", "    ref: {resourceName: bp}\n", 1), "spec.blueprint.ref: a blueprint resource needs spec.componentDescriptor"},
 		"name mismatch":         {strings.Replace(minimal, "name: app", "name: other", 1), `metadata.name: is "other", but the resource's name is "app"`},
@@ -174,6 +173,15 @@ registryPullSecrets: [{name: pull}]
 	if len(root.Warnings) != 2 || !strings.Contains(strings.Join(root.Warnings, "\n"), "spec.automaticReconcile: ignored") ||
 		!strings.Contains(strings.Join(root.Warnings, "\n"), "registryPullSecrets: ignored") {
 		t.Errorf("warnings %q", root.Warnings)
+	}
+}
+
+// A Context that is not among the objects is read from the host cluster,
+// and gives the component's repository context there.
+func TestConvert_HostContext(t *testing.T) {
+	root, err := convertStrings(withSpec("  context: shared\n  componentDescriptor:\n    ref: {componentName: example.com/a, version: v1}\n"), environment)
+	if err != nil || root.Context != "shared" || root.Component.Ref == nil || root.Component.Ref.Context.Type != "" {
+		t.Fatalf("%v %+v", err, root)
 	}
 }
 

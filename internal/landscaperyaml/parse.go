@@ -184,3 +184,17 @@ func (d Document) decode(into any) error {
 	}
 	return nil
 }
+
+// Annotation returns the value of one of the document's annotations, ""
+// when it has none or cannot be read.
+func (d Document) Annotation(key string) string {
+	var head struct {
+		Metadata struct {
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(d.json, &head) != nil {
+		return ""
+	}
+	return head.Metadata.Annotations[key]
+}

@@ -106,6 +106,11 @@ func (c *converter) component(inst installation) error {
 	} else {
 		field += ".repositoryContext"
 	}
+	if len(repo) == 0 && c.root.Context != "" {
+		// The host cluster's Context gives the repository context.
+		c.root.Component.Ref = &component.VersionRef{Name: ref.ComponentName, Version: ref.Version}
+		return nil
+	}
 	if len(repo) == 0 {
 		return c.fieldErr("spec.componentDescriptor.ref.repositoryContext", errors.New("is missing, and no Context (spec.context) gives one"))
 	}
@@ -117,8 +122,10 @@ func (c *converter) component(inst installation) error {
 	return nil
 }
 
-// context finds the Context spec.context names (nil when none is named)
-// and refuses what it cannot honour.
+// context finds the Context spec.context names among the objects and
+// refuses what it cannot honour. A Context that is not among them is
+// left to the caller to read from the host cluster (Root.Context); nil
+// then, and when none is named.
 func (c *converter) context(inst installation) (*lsContext, error) {
 	name := inst.Spec.Context
 	if name == "" {
@@ -126,7 +133,10 @@ func (c *converter) context(inst installation) (*lsContext, error) {
 	}
 	doc, ok := c.objects.lookup(KindContext, name, c.root.Namespace)
 	if !ok {
-		return nil, c.fieldErr("spec.context", fmt.Errorf("no Context %q in namespace %q among the objects given", name, c.root.Namespace))
+		// Not given as a manifest: read from the host cluster, as
+		// Landscaper reads it.
+		c.root.Context = name
+		return nil, nil
 	}
 	var ctx lsContext
 	if err := doc.decode(&ctx); err != nil {
@@ -141,7 +151,7 @@ func (c *converter) context(inst installation) (*lsContext, error) {
 		return nil, fmt.Errorf("%s: verificationSignatures: component signature verification is not supported", doc)
 	}
 	if len(ctx.RegistryPullSecrets) > 0 {
-		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: registryPullSecrets: ignored; registry credentials come from the provider's registry settings", doc))
+		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: registryPullSecrets: ignored for a Context given as a manifest; registry credentials come from the provider's registry settings, or from a Context left on the host cluster", doc))
 	}
 	if len(ctx.Configurations) > 0 {
 		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: configurations: ignored; they configure Landscaper's controllers", doc))

@@ -59,7 +59,11 @@ func rootName(m installationModel) string {
 // imports; it is nil only for the data source (errHostImportsAtPlan).
 func rootSpec(ctx context.Context, m installationModel, host *hostCluster) (engine.RootSpec, error) {
 	spec := engine.RootSpec{Name: rootName(m)}
-	ctx, err := withInstallationContext(ctx, m)
+	m, _, err := hclForm(ctx, m) // a manifest becomes the HCL form's attributes
+	if err != nil {
+		return spec, err
+	}
+	ctx, err = withInstallationContext(ctx, m)
 	if err != nil {
 		return spec, err
 	}
@@ -158,7 +162,7 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	}
 	securityOf(ctx).trustSnapshot(prev)
 	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
-	withoutUninstall := m.DeleteWithoutUninstall.ValueBool()
+	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
 	snap, err := d.engineFor(ctx).Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, err
@@ -192,9 +196,12 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	// mode render their charts from them again.
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component
-	ctx, bpErr := withInstallationContext(withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d), m)
+	hcl, _, bpErr := hclForm(ctx, m)
 	if bpErr == nil {
-		bp, comp, bpErr = resolveBlueprint(ctx, m.Blueprint, m.ComponentDescriptor)
+		ctx, bpErr = withInstallationContext(withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d), hcl)
+	}
+	if bpErr == nil {
+		bp, comp, bpErr = resolveBlueprint(ctx, hcl.Blueprint, hcl.ComponentDescriptor)
 	}
 	if bpErr != nil {
 		bp, comp = nil, nil

@@ -23,6 +23,8 @@ type installationModel struct {
 	Blueprint              types.Object   `tfsdk:"blueprint"`
 	ComponentDescriptor    types.Object   `tfsdk:"component_descriptor"`
 	Context                types.String   `tfsdk:"context"`
+	Manifest               types.String   `tfsdk:"manifest"`
+	ManifestObjects        types.String   `tfsdk:"manifest_objects"`
 	Imports                types.Object   `tfsdk:"imports"`
 	ImportDataMappings     types.Dynamic  `tfsdk:"import_data_mappings"`
 	ExportDataMappings     types.Dynamic  `tfsdk:"export_data_mappings"`

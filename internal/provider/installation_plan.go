@@ -247,6 +247,7 @@ func configEqual(a, b installationModel) bool {
 		{a.Name, b.Name}, {a.Namespace, b.Namespace}, {a.Blueprint, b.Blueprint},
 		{a.ComponentDescriptor, b.ComponentDescriptor}, {a.Context, b.Context}, {a.Imports, b.Imports},
 		{a.ImportDataMappings, b.ImportDataMappings}, {a.ExportDataMappings, b.ExportDataMappings},
+		{a.Manifest, b.Manifest}, {a.ManifestObjects, b.ManifestObjects},
 		{a.DeleteWithoutUninstall, b.DeleteWithoutUninstall}, {a.Timeouts, b.Timeouts},
 		{a.SensitiveExports, b.SensitiveExports},
 	}

@@ -53,8 +53,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"namespace": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("default"),
 				MarkdownDescription: "Namespace of the installation (Landscaper's `metadata.namespace`). Defaults to `default`.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-			"blueprint": schema.SingleNestedAttribute{Required: true,
-				MarkdownDescription: "Where the blueprint comes from: exactly one of `path`, `inline` or `ref`.",
+			"blueprint": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Where the blueprint comes from: exactly one of `path`, `inline` or `ref`. " +
+					"Required unless `manifest` is set.",
 				Attributes: map[string]schema.Attribute{
 					"path": schema.StringAttribute{Optional: true,
 						MarkdownDescription: "Directory holding `blueprint.yaml` and the files its templates read."},
@@ -67,6 +68,22 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 								MarkdownDescription: "Name of the resource of type `blueprint` (or `landscaper.gardener.cloud/blueprint`)."},
 						}},
 				},
+			},
+			"manifest": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "A Landscaper `Installation` manifest (YAML or JSON, `landscaper.gardener.cloud/v1alpha1`) " +
+					"instead of `blueprint`, `component_descriptor`, `context`, `imports` and the data mappings, which it replaces: the " +
+					"installation is rendered and deployed exactly as if those were written in HCL. Its `metadata.name` must " +
+					"equal `name` (and `metadata.namespace`, when set, `namespace`). Its `dataRef`s and target imports are read " +
+					"from `manifest_objects`, `secretRef` and `configMapRef` imports from the provider's host cluster at apply, " +
+					"its `spec.context` from `manifest_objects` or else the host cluster. " +
+					"The annotation `landscaper.gardener.cloud/delete-without-uninstall: \"true\"` acts like " +
+					"`delete_without_uninstall`. A field or annotation that cannot be honoured is an error naming it; see the " +
+					"guide \"Landscaper manifests as they are\".",
+			},
+			"manifest_objects": schema.StringAttribute{Optional: true, Sensitive: true,
+				MarkdownDescription: "The DataObjects, Targets and Contexts `manifest` refers to, as YAML documents " +
+					"(`landscaper_manifests`' `objects`, files joined with `---`, or `landscaper_target.x.target`, which is a " +
+					"Target manifest in JSON). Objects it does not refer to are ignored. Sensitive: Targets hold credentials.",
 			},
 			"component_descriptor": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "The component descriptor templates see as `cd` and that `blueprint.ref` resolves against: exactly one of `path`, `inline` or `ref`.",

@@ -15,13 +15,21 @@ import (
 var _ resource.ResourceWithValidateConfig = (*installationResource)(nil)
 
 // ValidateConfig checks that blueprint and component_descriptor each name
-// exactly one source. Everything that needs the blueprint itself is
+// exactly one source, or that a manifest stands alone and translates. Everything that needs the blueprint itself is
 // checked by ModifyPlan.
 func (r *installationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m installationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if !m.Manifest.IsNull() {
+		validateManifestForm(ctx, m, &resp.Diagnostics)
+		return
+	}
+	if !m.ManifestObjects.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("manifest_objects"), "Invalid Attribute Combination",
+			"manifest_objects holds the objects a manifest refers to; set manifest too, or remove manifest_objects")
 	}
 	checkOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
 	checkOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, componentSourceNames, &resp.Diagnostics)

@@ -4,6 +4,12 @@ data "landscaper_manifests" "landscape" {
   yaml = join("\n---\n", [for f in sort(fileset(path.module, "landscape/*.yaml")) : file("${path.module}/${f}")])
 }
 
-output "installations" {
-  value = { for name, i in data.landscaper_manifests.landscape.installations : name => i.namespace }
+# One landscaper_installation per Installation manifest; the DataObjects,
+# Targets and Contexts they import come along in manifest_objects.
+resource "landscaper_installation" "landscape" {
+  for_each         = data.landscaper_manifests.landscape.installations
+  name             = each.value.name
+  namespace        = each.value.namespace
+  manifest         = each.value.manifest
+  manifest_objects = data.landscaper_manifests.landscape.objects
 }

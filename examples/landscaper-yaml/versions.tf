@@ -1,0 +1,9 @@
+terraform {
+  required_providers {
+    landscaper = {
+      source = "landscaper-terraform/landscaper"
+    }
+  }
+}
+
+provider "landscaper" {}

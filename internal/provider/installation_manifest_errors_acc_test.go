@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// manifestInstallation is an Installation manifest deploying one
+// ConfigMap named after the installation into the test namespace, with
+// extra lines inserted under metadata and spec.
+func (e *accEnv) manifestInstallation(name, metadata, spec string) string {
+	return fmt.Sprintf(`
+resource "landscaper_installation" %[1]q {
+  name     = %[1]q
+  manifest = <<-EOT
+    apiVersion: landscaper.gardener.cloud/v1alpha1
+    kind: Installation
+    metadata:
+      name: %[1]s
+%[3]s
+    spec:
+%[4]s
+      blueprint:
+        inline:
+          filesystem:
+            blueprint.yaml: |
+              apiVersion: landscaper.gardener.cloud/v1alpha1
+              kind: Blueprint
+              imports:
+              - name: cluster
+                targetType: landscaper.gardener.cloud/kubernetes-cluster
+              - name: namespace
+                schema: {type: string}
+              deployExecutions:
+              - name: main
+                type: GoTemplate
+                template: |
+                  deployItems:
+                  - name: cm
+                    type: landscaper.gardener.cloud/kubernetes-manifest
+                    target: {import: cluster}
+                    config:
+                      apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
+                      kind: ProviderConfiguration
+                      manifests:
+                      - policy: manage
+                        manifest:
+                          apiVersion: v1
+                          kind: ConfigMap
+                          metadata: {name: %[1]s, namespace: {{ .imports.namespace }}}
+                          data: {from: manifest}
+      imports:
+        targets:
+        - {name: cluster, target: cluster}
+        data:
+        - {name: namespace, dataRef: ns}
+  EOT
+  manifest_objects = join("\n---\n", [landscaper_target.cluster.target, yamlencode({
+    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[2]q
+  })])
+}
+`, name, e.namespace, indent(metadata, 6), indent(spec, 6))
+}
+
+func indent(s string, n int) string {
+	if s == "" {
+		return ""
+	}
+	pad := strings.Repeat(" ", n)
+	return pad + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+pad)
+}
+
+// What a manifest cannot mean here fails the plan, naming the field.
+func TestAccInstallationManifest_errors(t *testing.T) {
+	e := newAccEnv(t)
+	steps := []resource.TestStep{}
+	for _, c := range []struct{ metadata, spec, extra, want string }{
+		{"", "optimisation: {}", "",
+			`Installation "bad" \(manifest, document 1\): spec.optimisation: unknown field`},
+		{"annotations: {landscaper.gardener.cloud/operation: interrupt}", "", "",
+			`metadata.annotations\[landscaper.gardener.cloud/operation\]: "interrupt" cannot be applied from a manifest`},
+		{"", "", "", ""}, // replaced below: blueprint next to manifest
+	} {
+		config := e.targetHCL + e.manifestInstallation("bad", c.metadata, c.spec)
+		if c.want == "" {
+			config = strings.Replace(config, `  name     = "bad"`, `  name     = "bad"
+  blueprint = { inline = { "blueprint.yaml" = "" } }`, 1)
+			c.want = `manifest gives the installation's blueprint, component descriptor, context, imports and data mappings; remove blueprint`
+		}
+		// The CLIs wrap diagnostics at any space.
+		want := regexp.MustCompile(strings.ReplaceAll(c.want, " ", `\s+`))
+		steps = append(steps, resource.TestStep{Config: config, ExpectError: want, PlanOnly: true})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testProviders, Steps: steps})
+}
+
+// The delete-without-uninstall annotation makes destroy forget what the
+// installation deployed, as delete_without_uninstall does.
+func TestAccInstallationManifest_deleteWithoutUninstall(t *testing.T) {
+	e := newAccEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if err := e.configMapData("kept", map[string]string{"from": "manifest"})(nil); err != nil {
+				return fmt.Errorf("destroy uninstalled what it should have left: %w", err)
+			}
+			return e.kube.CoreV1().ConfigMaps(e.namespace).Delete(context.Background(), "kept", metav1.DeleteOptions{})
+		},
+		Steps: []resource.TestStep{{
+			Config: e.targetHCL + e.manifestInstallation("kept", `annotations: {landscaper.gardener.cloud/delete-without-uninstall: "true"}`, ""),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.configMapData("kept", map[string]string{"from": "manifest"}),
+				resource.TestCheckResourceAttr("landscaper_installation.kept", "delete_without_uninstall", "false"),
+			),
+		}},
+	})
+}
