@@ -37,7 +37,7 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 	var head struct {
 		Version int `json:"version"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err := decodeExact(b, &head); err != nil {
 		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	switch {
@@ -56,7 +56,7 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	var s Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := decodeExact(b, &s); err != nil {
 		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	s.Version = Version

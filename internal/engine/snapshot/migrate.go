@@ -15,7 +15,7 @@ var migrations = map[int]func([]byte) ([]byte, error){
 // {operation, reason, message}. The operation of an old error is unknown.
 func migrateV1(b []byte) ([]byte, error) {
 	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
+	if err := decodeExact(b, &doc); err != nil {
 		return nil, err
 	}
 	if root, ok := doc["root"].(map[string]any); ok {

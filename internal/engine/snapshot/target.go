@@ -57,11 +57,12 @@ func (t TargetImports) Select(sel *api.TargetSelector) (*api.Target, error) {
 
 // Hash is a short, stable hash of a JSON-encodable value: map keys are
 // sorted by encoding/json and raw JSON is re-encoded, so key order and
-// whitespace do not change it.
+// whitespace do not change it; numbers keep their digits (decodeExact), so
+// integers that differ only above 2^53 hash differently.
 func Hash(v any) string {
 	if raw, ok := v.(json.RawMessage); ok {
 		var decoded any
-		if len(raw) > 0 && json.Unmarshal(raw, &decoded) == nil {
+		if len(raw) > 0 && decodeExact(raw, &decoded) == nil {
 			v = decoded
 		}
 	}

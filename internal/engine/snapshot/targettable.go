@@ -19,7 +19,7 @@ const targetTableKey = "targetTable"
 // the target table.
 func shareTargets(doc []byte) ([]byte, error) {
 	var generic map[string]any
-	if err := json.Unmarshal(doc, &generic); err != nil {
+	if err := decodeExact(doc, &generic); err != nil {
 		return nil, err
 	}
 	table := map[string]any{}
@@ -38,7 +38,7 @@ func shareTargets(doc []byte) ([]byte, error) {
 // unchanged.
 func resolveTargets(doc []byte) ([]byte, error) {
 	var generic map[string]any
-	if err := json.Unmarshal(doc, &generic); err != nil {
+	if err := decodeExact(doc, &generic); err != nil {
 		return nil, err
 	}
 	raw, ok := generic[targetTableKey]
