@@ -36,6 +36,16 @@ type Item struct {
 	// a config may name files relative to it (e.g. a local Helm chart).
 	// May be nil.
 	Files fs.FS
+	// Instance is the Terraform resource instance that owns the
+	// installation (a UUID made at its Create). Deployers stamp it on
+	// everything they create and Delete leaves what carries another
+	// instance: a newer instance (create_before_destroy, an apply after a
+	// lost state) has adopted it. Empty: no instance checks.
+	Instance string
+	// PartOf is the ApplySet ID of the installation's inventory in the
+	// item's target cluster: deployers label what they create with it
+	// (applyset.kubernetes.io/part-of). Empty: no label.
+	PartOf string
 }
 
 // Result is what an Apply achieved.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,6 +16,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 )
 
 // This file is the one place where the resource meets the engine: it turns
@@ -34,6 +36,44 @@ func (d *providerData) hostOrNil() *hostCluster {
 		return nil
 	}
 	return d.host
+}
+
+// recordedEngine is engineFor for a job that changes the clusters: its
+// deployer calls carry the owning resource instance and are recorded in
+// the installation's inventory (package inventory). finish waits for the
+// inventory's writes; its error is the job's too.
+func (d *providerData) recordedEngine(ctx context.Context, root, instance string) (e *engine.Engine, finish func() error) {
+	e = d.engineFor(ctx)
+	rec := inventory.NewRecorder(d.pool, root, instance)
+	e.Deployers = rec.Wrap(e.Deployers)
+	return e, func() error {
+		// Also after an interrupt: what was deployed must be recorded.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), inventoryCloseTimeout)
+		defer cancel()
+		return rec.Close(ctx)
+	}
+}
+
+// inventoryCloseTimeout bounds the last inventory writes of a job.
+const inventoryCloseTimeout = 30 * time.Second
+
+// lostState returns the snapshot the installation's inventory records in
+// the clusters of the configuration's target imports: what a job must
+// start from when the state has none (a lost state, an import).
+func (d *providerData) lostState(ctx context.Context, spec engine.RootSpec) (*engine.Snapshot, error) {
+	var targets []api.Target
+	for _, t := range spec.Imports.Targets {
+		targets = append(targets, t)
+	}
+	for _, l := range spec.Imports.TargetLists {
+		targets = append(targets, l...)
+	}
+	for _, m := range spec.Imports.TargetMaps {
+		for _, t := range m {
+			targets = append(targets, t)
+		}
+	}
+	return inventory.Load(ctx, d.pool, spec.Name, targets)
 }
 
 // engineOrNil is the engine, nil before Configure ran.
@@ -116,7 +156,7 @@ func resolveBlueprint(ctx context.Context, bpAttr, cdAttr types.Object) (*bluepr
 
 // apply runs one install job. It returns a nil outcome only when nothing
 // ran because the configuration could not be turned into a spec.
-func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte) (out *installationOutcome, err error) {
+func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, instance string) (out *installationOutcome, err error) {
 	ctx = withSecurity(ctx, d.security)
 	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(prevBytes)
@@ -133,10 +173,17 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		}
 		return nil, err
 	}
-	snap, jobErr := d.engineFor(ctx).Apply(ctx, spec, prev)
+	if prev == nil {
+		if prev, err = d.lostState(ctx, spec); err != nil {
+			return nil, err
+		}
+	}
+	e, finish := d.recordedEngine(ctx, spec.Name, instance)
+	snap, jobErr := e.Apply(ctx, spec, prev)
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	securityOf(ctx).learnSnapshot(prev, sensitive)
 	securityOf(ctx).learnSnapshot(snap, sensitive)
+	jobErr = errors.Join(jobErr, finish())
 	out, encErr := outcomeOf(snap, prevBytes)
 	jobErr = errors.Join(jobErr, encErr)
 	out.components = componentDigests(spec.Component)
@@ -153,7 +200,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.
-func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte) (out *installationOutcome, err error) {
+func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, instance string) (out *installationOutcome, err error) {
 	ctx = withSecurity(ctx, d.security)
 	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(snapBytes)
@@ -163,7 +210,9 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	securityOf(ctx).trustSnapshot(prev)
 	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
-	snap, err := d.engineFor(ctx).Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
+	e, finish := d.recordedEngine(ctx, prev.Root.Path, instance)
+	snap, err := e.Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
+	err = errors.Join(err, finish())
 	if snap.Empty() {
 		return nil, err
 	}

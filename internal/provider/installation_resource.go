@@ -34,9 +34,11 @@ func (r *installationResource) Configure(_ context.Context, req resource.Configu
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// Create runs the install flow. When the job fails the state still records
-// everything deployed (Terraform then taints the resource; the replacement
-// destroys it first, or `terraform untaint` retries in place).
+// Create runs the install flow as a new installation instance. When the
+// job fails the state still records everything deployed (Terraform then
+// taints the resource: the replacement destroys it first, or, under
+// create_before_destroy, adopts its objects before the old instance is
+// destroyed; `terraform untaint` retries in place).
 func (r *installationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan installationModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -46,7 +48,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, nil, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
@@ -59,10 +61,14 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	prev, d := req.Private.GetKey(ctx, snapshotKey)
 	resp.Diagnostics.Append(d...)
+	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)
+	if instance == "" { // created before instances were recorded
+		instance = newInstance()
+	}
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, prev, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
@@ -75,10 +81,10 @@ type jobOutput struct {
 
 // runJob runs one install job bounded by timeout and records its outcome,
 // also when it failed: the state always says what is deployed.
-func (r *installationResource) runJob(ctx context.Context, plan installationModel, prev []byte, timeout time.Duration, out jobOutput) {
+func (r *installationResource) runJob(ctx context.Context, plan installationModel, prev []byte, instance string, timeout time.Duration, out jobOutput) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	outcome, err := r.data.apply(ctx, plan, prev)
+	outcome, err := r.data.apply(ctx, plan, prev, instance)
 	if outcome == nil { // nothing ran: the configuration could not even be read
 		addError(out.diags, "Cannot Install", err)
 		return
@@ -88,6 +94,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(out.private.SetKey(ctx, snapshotKey, outcome.snapshot)...)
 	out.hashKey.store(ctx, out.private, out.diags)
+	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
 		addError(out.diags, "Installation Failed", err)
 	}
@@ -142,12 +149,13 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	snap, d := req.Private.GetKey(ctx, snapshotKey)
 	resp.Diagnostics.Append(d...)
+	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)
 	timeout, d := state.Timeouts.Delete(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, err := r.data.delete(ctx, state, snap)
+	out, err := r.data.delete(ctx, state, snap, instance)
 	if err == nil {
 		return
 	}

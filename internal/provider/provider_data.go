@@ -28,6 +28,8 @@ type providerData struct {
 	// security holds the trusted kubeconfigs, the secrets to scrub and
 	// the render limits (provider_security.go).
 	security *security
+	// pool has the clients of every target cluster (also the inventory's).
+	pool *target.Pool
 }
 
 func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings, tune tuning) *providerData {
@@ -45,6 +47,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
 		security:   newSecurity(pool, sec),
+		pool:       pool,
 	}
 }
 

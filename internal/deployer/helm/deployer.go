@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -52,10 +51,10 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item)
 	var status ProviderStatus
 	if cfg.realRelease() {
-		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item.Timeout)
+		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item)
 	} else {
 		status, err = d.applyRendered(ctx, clients, session, ch, cfg, prev)
 	}
@@ -70,14 +69,15 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 // revision is the one recorded, was made from the same chart, values and
 // options, and its objects are unchanged in the cluster: then it writes
 // nothing. Then it waits for readiness.
-func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, digest string, cfg *ProviderConfiguration, prev ProviderStatus, itemTimeout time.Duration) (ProviderStatus, error) {
+func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, digest string, cfg *ProviderConfiguration, prev ProviderStatus, item deployer.Item) (ProviderStatus, error) {
 	hash := deploymentHash(digest, cfg)
 	status := ProviderStatus{Release: &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}, ManagedResources: prev.ManagedResources, Hash: prev.Hash}
-	r, err := newReleaser(c, cfg.Name, cfg.Namespace)
+	owner := ownerOf(item.ID, item.Instance, prev)
+	r, err := newReleaser(c, cfg.Name, cfg.Namespace, owner)
 	if err != nil {
 		return status, err
 	}
-	fallback := itemTimeout
+	fallback := item.Timeout
 	if fallback <= 0 {
 		fallback = defaultActionTimeout
 	}
@@ -88,7 +88,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 			return nil, err
 		}
 		if last != nil && last.Info.Status == release.StatusDeployed && prev.Hash == hash &&
-			prev.Release != nil && prev.Release.Revision == last.Version {
+			prev.Release != nil && prev.Release.Revision == last.Version && owner.holds(last) {
 			objs, err := releaseObjects(last)
 			if err != nil {
 				return nil, err
@@ -224,20 +224,27 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		if cfgErr == nil {
 			groups = cfg.DeletionGroups
 		}
-		_, err := manifest.NewSession(clients, item.ID).Delete(ctx, prev.ManagedResources, groups)
+		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).Delete(ctx, prev.ManagedResources, groups)
 		return itemError(item, err)
 	}
 	var uninstallOpts ActionOptions
 	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
 		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
 	}
-	r, err := newReleaser(clients, rel.Name, rel.Namespace)
+	r, err := newReleaser(clients, rel.Name, rel.Namespace, ownerOf(item.ID, item.Instance, prev))
 	if err != nil {
 		return itemError(item, err)
 	}
 	// Helm would wait for the objects by re-reading them every 2 s; the
 	// session follows them with watches instead, outside the release lock.
 	deleted, err := runLocked(ctx, &d.locks, rel.Namespace+"/"+rel.Name, func() ([]*manifest.Desired, error) {
+		last, err := r.last()
+		if err != nil || last == nil {
+			return nil, err
+		}
+		if !r.owner.mayUninstall(last) {
+			return nil, nil // not this item's (any more): never uninstalled
+		}
 		objs, err := r.deletedByUninstall()
 		if err != nil {
 			return nil, err
@@ -283,7 +290,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 		report, err := session.Drift(ctx, desired, prev.ManagedResources)
 		return report, itemError(item, err)
 	}
-	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace)
+	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace, ownerOf(item.ID, item.Instance, prev))
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}

@@ -32,15 +32,16 @@ type releaser struct {
 	cfg       *action.Configuration
 	name      string
 	namespace string
+	owner     releaseOwner
 }
 
-func newReleaser(c *target.Clients, name, namespace string) (*releaser, error) {
+func newReleaser(c *target.Clients, name, namespace string, owner releaseOwner) (*releaser, error) {
 	cfg := new(action.Configuration)
 	quiet := func(string, ...any) {}
 	if err := cfg.Init(&clientGetter{clients: c, namespace: namespace}, namespace, "secret", quiet); err != nil {
 		return nil, fmt.Errorf("release %s/%s: helm: %w", namespace, name, err)
 	}
-	return &releaser{cfg: cfg, name: name, namespace: namespace}, nil
+	return &releaser{cfg: cfg, name: name, namespace: namespace, owner: owner}, nil
 }
 
 // last returns the newest revision of the release, nil if there is none.
@@ -72,6 +73,11 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 	if cfg.HelmDeploymentConfig != nil {
 		opts = *cfg.HelmDeploymentConfig
 	}
+	if last != nil && last.Info.Status != release.StatusUninstalled {
+		if err := r.owner.claim(last); err != nil {
+			return nil, err
+		}
+	}
 	if last != nil {
 		switch last.Info.Status {
 		case release.StatusPendingInstall, release.StatusUninstalling:
@@ -95,12 +101,14 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 		install.Atomic, install.Wait, install.Force = opts.Install.Atomic, opts.Install.Wait, opts.Install.Force
 		install.Timeout = opts.Install.timeout(timeout)
 		install.Replace = true // only reached when no live release has the name
+		install.Labels = r.owner.labels()
 		rel, err := install.Run(ch, vals)
 		return rel, r.classify("install", err)
 	}
 	upgrade := action.NewUpgrade(r.cfg)
 	upgrade.Namespace = r.namespace
 	upgrade.MaxHistory = maxHistory
+	upgrade.Labels = r.owner.labels()
 	upgrade.Atomic, upgrade.Wait, upgrade.Force = opts.Upgrade.Atomic, opts.Upgrade.Wait, opts.Upgrade.Force
 	upgrade.Timeout = opts.Upgrade.timeout(timeout)
 	rel, err := upgrade.Run(r.name, ch, vals)

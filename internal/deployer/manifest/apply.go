@@ -44,6 +44,7 @@ func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) 
 			return prev, nil, failure.Terminalf("InvalidConfig", "%s is listed twice", d.Ref())
 		}
 		wanted[k] = true
+		s.stamp(d)
 		d.Hash = hashObject(d.Object, d.Spec)
 		switch {
 		case d.Spec.Policy == PolicyIgnore:

@@ -226,6 +226,9 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 	if err != nil {
 		return nil, err
 	}
+	if s.adoptedElsewhere(live) {
+		return nil, nil // a newer instance took it over: its to delete
+	}
 	owner := live.GetLabels()[OwnerLabel]
 	if r.Policy == PolicyFallback && owner != s.owner {
 		return nil, nil // another item's object, never ours to delete
@@ -327,7 +330,7 @@ func (s *Session) ownedUnrecorded(ctx context.Context, configured []*Desired, pr
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}
-		if live.GetLabels()[OwnerLabel] == s.owner {
+		if live.GetLabels()[OwnerLabel] == s.owner && !s.adoptedElsewhere(live) {
 			ref.UID = string(live.GetUID())
 			out = append(out, ManagedResource{Resource: ref, Policy: d.Spec.Policy, AnnotateBeforeDelete: d.Spec.AnnotateBeforeDelete, PatchBeforeDelete: d.Spec.PatchBeforeDelete})
 		}

@@ -50,7 +50,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if cfg.Exports != nil {
 		plan.Exports = cfg.Exports.Exports
 	}
-	managed, exports, err := NewSession(clients, item.ID).Apply(ctx, plan, prev)
+	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).Apply(ctx, plan, prev)
 	return deployer.Result{ProviderStatus: EncodeStatus(managed), Exports: exports}, itemError(item, err)
 }
 
@@ -84,7 +84,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if err != nil {
 		return itemError(item, err)
 	}
-	session := NewSession(clients, item.ID)
+	session := NewSession(clients, item.ID).WithOwner(item)
 	unrecorded, err := session.ownedUnrecorded(ctx, configured, prev)
 	if err != nil {
 		return itemError(item, err)

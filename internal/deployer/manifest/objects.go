@@ -21,6 +21,16 @@ const (
 	OwnerAnnotation = "landscaper.gardener.cloud/deploy-item-id"
 )
 
+// InstanceLabel names the installation resource instance (deployer.Item
+// Instance) that last applied an object. The deploy item label says which
+// item an object belongs to and decides who may adopt it; this one says
+// which instance of that item holds it now, and decides who may delete it.
+const InstanceLabel = "landscaper.gardener.cloud/installation-instance"
+
+// PartOfLabel makes an object a member of an ApplySet (KEP 3659), here
+// the installation's inventory in the object's cluster.
+const PartOfLabel = "applyset.kubernetes.io/part-of"
+
 // OwnerValue is the owner label value of the deploy item with this ID.
 func OwnerValue(itemID string) string {
 	sum := sha256.Sum256([]byte(itemID))

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
@@ -20,6 +21,10 @@ type Session struct {
 	clients *target.Clients
 	itemID  string
 	owner   string
+	// instance is the owning installation instance; "" skips the checks.
+	instance string
+	// partOf is the ApplySet ID objects are labeled with; "" none.
+	partOf  string
 	manager string
 	// namespace is given to namespaced objects that name none.
 	namespace string
@@ -38,6 +43,39 @@ func NewSession(c *target.Clients, itemID string) *Session {
 func (s *Session) WithDefaultNamespace(namespace string) *Session {
 	s.namespace = namespace
 	return s
+}
+
+// WithOwner makes the session stamp the item's instance and ApplySet on
+// what it applies, and leave objects that another instance has adopted
+// when it deletes.
+func (s *Session) WithOwner(item deployer.Item) *Session {
+	s.instance, s.partOf = item.Instance, item.PartOf
+	return s
+}
+
+// stamp labels d with the session's instance and ApplySet.
+func (s *Session) stamp(d *Desired) {
+	if s.instance == "" && s.partOf == "" {
+		return
+	}
+	labels := d.Object.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if s.instance != "" {
+		labels[InstanceLabel] = s.instance
+	}
+	if s.partOf != "" {
+		labels[PartOfLabel] = s.partOf
+	}
+	d.Object.SetLabels(labels)
+}
+
+// adoptedElsewhere reports whether live now belongs to a newer instance
+// of the installation, so deleting it would take away what that instance
+// deployed.
+func (s *Session) adoptedElsewhere(live *unstructured.Unstructured) bool {
+	return deployer.AdoptedBy(live.GetLabels()[InstanceLabel], s.instance)
 }
 
 // ItemID is the deploy item the session works for.

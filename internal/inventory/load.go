@@ -1,0 +1,113 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// rebuiltReason is the lastError reason of what Load rebuilt.
+const rebuiltReason = "RebuiltFromInventory"
+
+// Load reads the parents of root installation root in the clusters of
+// targets (the configuration's target imports; targets that are not
+// Kubernetes clusters, or the same cluster twice, are read once or not at
+// all) and rebuilds the snapshot of what they record: every recorded
+// deploy item under its installation, each resolving its target to the
+// cluster it was found in, so the next job adopts what it renders again
+// and deletes the rest. It returns nil when no cluster records anything.
+func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (*snapshot.Snapshot, error) {
+	seen := map[*target.Clients]bool{}
+	nodes := map[string]*snapshot.Installation{}
+	for i := range targets {
+		clients, err := pool.Clients(&targets[i])
+		if err != nil || seen[clients] {
+			continue // not a cluster this provider can reach: nothing recorded there
+		}
+		seen[clients] = true
+		rec, found, err := readParent(ctx, clients, root)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		importName := fmt.Sprintf("inventory-%d", i)
+		for _, it := range rec.Items {
+			in := node(nodes, root, it.installationPath())
+			if in.Targets.Single == nil {
+				in.Targets.Single = map[string]api.Target{}
+			}
+			in.Targets.Single[importName] = targets[i]
+			in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
+				ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName},
+				Config: it.Config, ProviderStatus: it.ProviderStatus, Phase: api.DeployItemPhaseFailed,
+				LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
+			})
+		}
+	}
+	if len(nodes) == 0 {
+		return nil, nil
+	}
+	for _, in := range nodes {
+		sort.Slice(in.Execution.DeployItems, func(i, j int) bool { return in.Execution.DeployItems[i].ID < in.Execution.DeployItems[j].ID })
+		sort.Slice(in.Subinstallations, func(i, j int) bool { return in.Subinstallations[i].Path < in.Subinstallations[j].Path })
+	}
+	return &snapshot.Snapshot{Version: snapshot.Version, Root: nodes[root]}, nil
+}
+
+// node returns the installation at path, creating it and its ancestors up
+// to root.
+func node(nodes map[string]*snapshot.Installation, root, path string) *snapshot.Installation {
+	if in, ok := nodes[path]; ok {
+		return in
+	}
+	name := path
+	if path != root {
+		name = path[strings.LastIndex(path, "/")+1:]
+	}
+	in := &snapshot.Installation{Path: path, Name: name, Phase: api.InstallationPhaseFailed,
+		Execution: &snapshot.Execution{Phase: api.ExecutionPhaseFailed}}
+	nodes[path] = in
+	if path != root && strings.HasPrefix(path, root+"/") {
+		parent := node(nodes, root, path[:strings.LastIndex(path, "/")])
+		parent.Subinstallations = append(parent.Subinstallations, in)
+	}
+	return in
+}
+
+// readParent reads the record of root in the cluster of c.
+func readParent(ctx context.Context, c *target.Clients, root string) (Record, bool, error) {
+	rec, _, found, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, ParentName(root))
+	return rec, found, err
+}
+
+// fetch reads the parent name and returns its record and the instance
+// that owns it; found is false when there is no such parent.
+func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, name string) (rec Record, instance string, found bool, err error) {
+	u, err := client.Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return Record{}, "", false, nil
+	}
+	if err != nil {
+		return Record{}, "", false, fmt.Errorf("reading the installation inventory %s/%s: %w", namespace, name, err)
+	}
+	var s corev1.Secret
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
+		return Record{}, "", false, err
+	}
+	rec, err = readRecord(&s)
+	return rec, s.Labels[manifest.InstanceLabel], err == nil, err
+}

@@ -1,0 +1,165 @@
+package inventory
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+)
+
+// ApplySet labels and annotations (KEP 3659), as kubectl reads them.
+const (
+	IDLabel              = "applyset.kubernetes.io/id"
+	ToolingAnnotation    = "applyset.kubernetes.io/tooling"
+	GroupKindsAnnotation = "applyset.kubernetes.io/contains-group-kinds"
+	NamespacesAnnotation = "applyset.kubernetes.io/additional-namespaces"
+	// Tooling names this provider as the tool that manages the set;
+	// kubectl refuses to prune sets of another tool.
+	Tooling = "landscaper-terraform/v1"
+)
+
+// InstallationAnnotation names the root installation a parent belongs to.
+const InstallationAnnotation = "landscaper.gardener.cloud/installation"
+
+// secretType marks the parent Secrets; recordKey holds the record.
+const (
+	secretType = corev1.SecretType("landscaper.gardener.cloud/inventory")
+	recordKey  = "record"
+)
+
+// ParentName is the name of the parent Secret of root installation root:
+// fixed per installation, so import and a lost state find it again.
+func ParentName(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return "landscaper-inventory-" + hex.EncodeToString(sum[:])[:20]
+}
+
+// ApplySetID is the ApplySet ID of a parent Secret as kubectl computes it:
+// "applyset-" + base64url(sha256("<name>.<namespace>.<kind>.<group>")) + "-v1".
+func ApplySetID(name, namespace string) string {
+	sum := sha256.Sum256([]byte(strings.Join([]string{name, namespace, "Secret", ""}, ".")))
+	return "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
+}
+
+// Record is what a parent holds: the items deployed to its cluster.
+type Record struct {
+	Version      int    `json:"version"`
+	Installation string `json:"installation"`
+	Instance     string `json:"instance"`
+	Items        []Item `json:"items"`
+}
+
+// Item is one deploy item as far as rebuilding needs it.
+type Item struct {
+	ID             string          `json:"id"`
+	Name           string          `json:"name"`
+	Type           string          `json:"type"`
+	Config         json.RawMessage `json:"config,omitempty"`
+	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
+}
+
+// installationPath is the path of the installation that holds it.
+func (it Item) installationPath() string {
+	return strings.TrimSuffix(it.ID, "/"+it.Name)
+}
+
+const recordVersion = 1
+
+// parentSecret is the parent as it is written.
+func parentSecret(name, namespace string, rec Record) (*corev1.Secret, error) {
+	sort.Slice(rec.Items, func(i, j int) bool { return rec.Items[i].ID < rec.Items[j].ID })
+	rec.Version = recordVersion
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	kinds, namespaces := members(rec.Items, namespace)
+	return &corev1.Secret{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: namespace,
+			Labels: map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: rec.Instance},
+			Annotations: map[string]string{
+				ToolingAnnotation: Tooling, GroupKindsAnnotation: kinds, NamespacesAnnotation: namespaces,
+				InstallationAnnotation: rec.Installation,
+			},
+		},
+		Type: secretType,
+		Data: map[string][]byte{recordKey: buf.Bytes()},
+	}, nil
+}
+
+// readRecord decodes a parent's record.
+func readRecord(s *corev1.Secret) (Record, error) {
+	var rec Record
+	zr, err := gzip.NewReader(bytes.NewReader(s.Data[recordKey]))
+	if err != nil {
+		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, 256<<20))
+	if err != nil {
+		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	if rec.Version != recordVersion {
+		return rec, fmt.Errorf("inventory %s/%s: record version %d is not supported", s.Namespace, s.Name, rec.Version)
+	}
+	return rec, nil
+}
+
+// members lists the group kinds ("Kind.group", core kinds bare) and the
+// namespaces other than the parent's of the objects the items' provider
+// statuses record, sorted and comma-separated as kubectl expects.
+func members(items []Item, parentNamespace string) (kinds, namespaces string) {
+	gks, nss := map[string]bool{}, map[string]bool{}
+	for _, it := range items {
+		var status struct {
+			ManagedResources []manifest.ManagedResource `json:"managedResources"`
+		}
+		if json.Unmarshal(it.ProviderStatus, &status) != nil {
+			continue
+		}
+		for _, r := range status.ManagedResources {
+			gv, err := schema.ParseGroupVersion(r.Resource.APIVersion)
+			if err != nil || r.Resource.Kind == "" {
+				continue
+			}
+			gks[schema.GroupKind{Group: gv.Group, Kind: r.Resource.Kind}.String()] = true
+			if ns := r.Resource.Namespace; ns != "" && ns != parentNamespace {
+				nss[ns] = true
+			}
+		}
+	}
+	return joinSorted(gks), joinSorted(nss)
+}
+
+func joinSorted(set map[string]bool) string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}

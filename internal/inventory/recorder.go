@@ -1,0 +1,115 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// Recorder keeps the inventory of one job of one installation instance.
+// Wrap its deployers into the job's registry; call Close when the job ended.
+type Recorder struct {
+	pool     *target.Pool
+	root     string
+	instance string
+
+	mu       sync.Mutex
+	clusters map[*target.Clients]*parent
+}
+
+// NewRecorder returns the recorder of a job of root installation root,
+// run by resource instance instance, in the clusters of pool.
+func NewRecorder(pool *target.Pool, root, instance string) *Recorder {
+	return &Recorder{pool: pool, root: root, instance: instance, clusters: map[*target.Clients]*parent{}}
+}
+
+// Wrap returns reg with every deployer call recorded: Apply waits until
+// the item's cluster holds the parent, then records the provider status
+// the deployer returned; a successful Delete removes the item.
+func (r *Recorder) Wrap(reg *deployer.Registry) *deployer.Registry {
+	return reg.Wrap(func(_ string, d deployer.Deployer) deployer.Deployer {
+		return recorded{Deployer: d, r: r}
+	})
+}
+
+// parentFor returns the parent of t's cluster, loaded (and, when create
+// is set, written) once per job; nil for items without a target.
+func (r *Recorder) parentFor(ctx context.Context, t *api.Target, create bool) (*parent, error) {
+	if t == nil || r.pool == nil {
+		return nil, nil
+	}
+	clients, err := r.pool.Clients(t)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	p, ok := r.clusters[clients]
+	if !ok {
+		p = newParent(clients, r.root, r.instance)
+		r.clusters[clients] = p
+	}
+	r.mu.Unlock()
+	return p, p.open(ctx, create)
+}
+
+// Close waits for the writes in flight and writes what is still pending.
+// When the job deleted every item of a cluster (destroy), that cluster's
+// parent is deleted, last.
+func (r *Recorder) Close(ctx context.Context) error {
+	r.mu.Lock()
+	parents := make([]*parent, 0, len(r.clusters))
+	for _, p := range r.clusters {
+		parents = append(parents, p)
+	}
+	r.mu.Unlock()
+	var errs []error
+	for _, p := range parents {
+		if err := p.close(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("installation inventory: %v", errs)
+	}
+	return nil
+}
+
+// recorded is a deployer whose calls the recorder follows; Validate and
+// Drift are the embedded deployer's own.
+type recorded struct {
+	deployer.Deployer
+	r *Recorder
+}
+
+func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
+	item.Instance = d.r.instance
+	p, err := d.r.parentFor(ctx, item.Target, true)
+	if err != nil {
+		// Nothing is deployed before the inventory records it.
+		return deployer.Result{ProviderStatus: item.ProviderStatus}, fmt.Errorf("deploy item %q: writing the installation inventory: %w", item.Name, err)
+	}
+	if p != nil {
+		item.PartOf = p.id
+	}
+	res, err := d.Deployer.Apply(ctx, item)
+	if p != nil && len(res.ProviderStatus) > 0 {
+		p.put(Item{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus})
+	}
+	return res, err
+}
+
+func (d recorded) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
+	item.Instance = d.r.instance
+	if err := d.Deployer.Delete(ctx, item, opts); err != nil {
+		return err
+	}
+	// The item is gone; an unreachable inventory must not fail that.
+	if p, err := d.r.parentFor(ctx, item.Target, false); err == nil && p != nil {
+		p.remove(item.ID)
+	}
+	return nil
+}

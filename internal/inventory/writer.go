@@ -1,0 +1,199 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// writeTimeout bounds one background write of a parent.
+const writeTimeout = 30 * time.Second
+
+var secrets = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+
+// fieldManager writes the parents (server-side apply).
+const fieldManager = "landscaper/inventory"
+
+// parent is the inventory of one installation in one cluster during a
+// job. Writes are coalesced: at most one is in flight, and when it
+// returns the latest content is written once more if anything changed.
+type parent struct {
+	client          dynamic.ResourceInterface
+	name, namespace string
+	id              string
+	root, instance  string
+
+	openOnce sync.Mutex // held while the parent is read (and first written)
+	opened   bool
+	created  bool // this job wrote it, so it must keep it current
+	foreign  bool // a newer instance owns it: never written or deleted
+
+	mu      sync.Mutex
+	items   map[string]Item
+	dirty   bool
+	writing bool
+	idle    *sync.Cond
+	lastErr error
+}
+
+func newParent(c *target.Clients, root, instance string) *parent {
+	return newParentIn(c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, root, instance)
+}
+
+// newParentIn is the parent of root in namespace, read and written
+// through client.
+func newParentIn(client dynamic.ResourceInterface, namespace, root, instance string) *parent {
+	name := ParentName(root)
+	p := &parent{client: client, name: name, namespace: namespace,
+		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]Item{}}
+	p.idle = sync.NewCond(&p.mu)
+	return p
+}
+
+// open reads the parent once per job and starts from its items; with
+// create it also writes it (with this instance) before returning, so the
+// cluster records the installation before anything is deployed there.
+func (p *parent) open(ctx context.Context, create bool) error {
+	p.openOnce.Lock()
+	defer p.openOnce.Unlock()
+	if !p.opened {
+		rec, owner, found, err := fetch(ctx, p.client, p.namespace, p.name)
+		if err != nil {
+			return err
+		}
+		if found {
+			p.mu.Lock()
+			for _, it := range rec.Items {
+				p.items[it.ID] = it
+			}
+			p.foreign = !create && deployer.AdoptedBy(owner, p.instance)
+			p.mu.Unlock()
+		}
+		p.opened = true
+	}
+	if !create || p.created {
+		return nil
+	}
+	p.mu.Lock()
+	p.foreign = false // applying adopts the inventory, as it adopts the objects
+	content := p.contentLocked()
+	p.mu.Unlock()
+	if err := p.write(ctx, content); err != nil {
+		return err
+	}
+	p.created = true
+	return nil
+}
+
+func (p *parent) put(it Item) {
+	p.mu.Lock()
+	p.items[it.ID] = it
+	p.changedLocked()
+	p.mu.Unlock()
+}
+
+func (p *parent) remove(id string) {
+	p.mu.Lock()
+	if _, ok := p.items[id]; ok {
+		delete(p.items, id)
+		p.changedLocked()
+	}
+	p.mu.Unlock()
+}
+
+// changedLocked starts a write unless one is in flight; that one writes
+// again when it returns. Holds p.mu.
+func (p *parent) changedLocked() {
+	if p.foreign {
+		return
+	}
+	p.dirty = true
+	if p.writing {
+		return
+	}
+	p.writing = true
+	go p.drain()
+}
+
+// drain writes until the content stopped changing.
+func (p *parent) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.dirty {
+		p.dirty = false
+		content := p.contentLocked()
+		p.mu.Unlock()
+		// Detached from the call that changed it: a write that started
+		// must finish, so the record never lags behind the cluster.
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		err := p.write(ctx, content)
+		cancel()
+		p.mu.Lock()
+		p.lastErr = err
+	}
+	p.writing = false
+	p.idle.Broadcast()
+}
+
+func (p *parent) contentLocked() Record {
+	rec := Record{Installation: p.root, Instance: p.instance, Items: make([]Item, 0, len(p.items))}
+	for _, it := range p.items {
+		rec.Items = append(rec.Items, it)
+	}
+	return rec
+}
+
+func (p *parent) write(ctx context.Context, rec Record) error {
+	s, err := parentSecret(p.name, p.namespace, rec)
+	if err != nil {
+		return err
+	}
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(s)
+	if err != nil {
+		return err
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+	if _, err := p.client.Apply(ctx, p.name, u, metav1.ApplyOptions{FieldManager: fieldManager, Force: true}); err != nil {
+		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
+	}
+	return nil
+}
+
+// close waits for the write in flight, then deletes the parent when no
+// item is left in it, or writes what is pending.
+func (p *parent) close(ctx context.Context) error {
+	p.mu.Lock()
+	for p.writing {
+		p.idle.Wait()
+	}
+	err, empty, foreign := p.lastErr, len(p.items) == 0, p.foreign
+	p.mu.Unlock()
+	if foreign {
+		return nil
+	}
+	if empty {
+		if derr := p.client.Delete(ctx, p.name, metav1.DeleteOptions{}); derr != nil && !apierrors.IsNotFound(derr) {
+			return fmt.Errorf("deleting %s/%s: %w", p.namespace, p.name, derr)
+		}
+		return nil
+	}
+	if err != nil { // the last background write failed: try once more
+		p.mu.Lock()
+		content := p.contentLocked()
+		p.mu.Unlock()
+		return p.write(ctx, content)
+	}
+	return nil
+}
