@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/release"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -26,16 +27,20 @@ func releaseAt(t *testing.T, storage *action.Configuration, name string) *releas
 	return rel
 }
 
+// ownershipFixture is a fresh namespace, a chart of one ConfigMap, the
+// namespace's Helm storage and a deployer.
+func ownershipFixture(t *testing.T) (string, *chart.Chart, *action.Configuration, *helm.Deployer) {
+	ns := localcluster.Namespace(t)
+	return ns, valuesChart(t, ns), helmStorage(t, ns), helm.New(target.NewPool())
+}
+
 // TestRelease_NotOwnedIsRefused: a release with the item's namespace/name
 // that a person (helm install) or another deploy item made is never
 // upgraded or uninstalled; Apply fails with an error naming the release.
 func TestRelease_NotOwnedIsRefused(t *testing.T) {
-	ns := localcluster.Namespace(t)
-	ch := valuesChart(t, ns)
-	storage := helmStorage(t, ns)
+	ns, ch, storage, d := ownershipFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d := helm.New(target.NewPool())
 
 	install := action.NewInstall(storage)
 	install.ReleaseName, install.Namespace = "by-hand", ns
@@ -75,12 +80,9 @@ func TestRelease_NotOwnedIsRefused(t *testing.T) {
 // adopts the release (labels it), and Delete by the older instance then
 // leaves it; the newer instance's Delete uninstalls it.
 func TestRelease_AdoptedByNewerInstance(t *testing.T) {
-	ns := localcluster.Namespace(t)
-	ch := valuesChart(t, ns)
-	storage := helmStorage(t, ns)
+	ns, ch, storage, d := ownershipFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d := helm.New(target.NewPool())
 	cfg := helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": "adopted", "values": map[string]any{"v": "1"}})
 
 	old := helmItem(t, "x", cfg)
