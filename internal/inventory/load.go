@@ -51,8 +51,9 @@ func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Tar
 				in.Targets.Single = map[string]api.Target{}
 			}
 			in.Targets.Single[importName] = targets[i]
+			applied := targets[i]
 			in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
-				ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName},
+				ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName}, AppliedTarget: &applied,
 				Config: it.Config, ProviderStatus: it.ProviderStatus, Phase: api.DeployItemPhaseFailed,
 				LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
 			})
