@@ -8,8 +8,12 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
 // manifestInstallation is an Installation manifest deploying one
@@ -119,6 +123,69 @@ func TestAccInstallationManifest_deleteWithoutUninstall(t *testing.T) {
 				e.configMapData("kept", map[string]string{"from": "manifest"}),
 				resource.TestCheckResourceAttr("landscaper_installation.kept", "delete_without_uninstall", "false"),
 			),
+		}},
+	})
+}
+
+// secretRef and configMapRef imports of a manifest are read from the host
+// cluster in the installation's namespace, as the HCL form's
+// imports.secrets / imports.config_maps are (TestAccInstallation_hostImports),
+// and the Secret's value stays out of plan and state.
+func TestAccInstallationManifest_hostImports(t *testing.T) {
+	e := newAccEnv(t)
+	ctx := context.Background()
+	password := "pw-" + e.namespace
+	if _, err := e.kube.CoreV1().Secrets(e.namespace).Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "source"},
+		StringData: map[string]string{"password": password}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.kube.CoreV1().ConfigMaps(e.namespace).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "source"},
+		Data: map[string]string{"color": "blue", "label": "one"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	manifest := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata:
+  name: host
+  namespace: %s
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+%s
+  imports:
+    targets:
+    - {name: cluster, target: cluster}
+    data:
+    - {name: namespace, dataRef: ns}
+    - {name: password, secretRef: {name: source, key: password}}
+    - {name: settings, configMapRef: {name: source}}
+`, e.namespace, indent(hostImportsBlueprint, 10))
+	config := fmt.Sprintf(`
+provider "landscaper" {
+  kubernetes = { config_path = %[1]q }
+}
+`, localcluster.KubeconfigPath(t)) + e.targetHCL + fmt.Sprintf(`
+resource "landscaper_installation" "host" {
+  name      = "host"
+  namespace = %[1]q
+  manifest  = %[2]q
+  manifest_objects = join("\n---\n", [landscaper_target.cluster.target, yamlencode({
+    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[1]q
+  })])
+}
+`, e.namespace, manifest)
+	inst := "landscaper_installation.host"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy:             e.configMapsGone("from-host"),
+		Steps: []resource.TestStep{{
+			Config:           config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planLacks{password}}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.secretValue("copied", "password", password), e.configMapData("from-host", map[string]string{"color": "blue"}),
+				resource.TestCheckResourceAttr(inst, "exports.label", "one"), stateLacks(inst, password)),
 		}},
 	})
 }
