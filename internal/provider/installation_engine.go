@@ -204,12 +204,18 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	ctx = withSecurity(ctx, d.security)
 	defer func() { scrubOutcome(ctx, out); err = scrubError(ctx, err) }()
 	prev, err := decodeSnapshot(snapBytes)
-	if err != nil || prev.Empty() {
+	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
+	if err != nil {
 		return nil, err
+	}
+	if prev.Empty() {
+		if withoutUninstall {
+			return nil, nil // only forgetting was asked for
+		}
+		return nil, lostSnapshotError(ctx, m)
 	}
 	securityOf(ctx).trustSnapshot(prev)
 	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
-	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
 	e, finish := d.recordedEngine(ctx, prev.Root.Path, instance)
 	snap, err := e.Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	err = errors.Join(err, finish())
@@ -221,6 +227,27 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	}
 	out, encErr := outcomeOf(snap, snapBytes)
 	return out, errors.Join(failureReport(snap, err), encErr)
+}
+
+// lostSnapshotError refuses to report a destroy as done when the state
+// lists deploy items but the private snapshot that says what they
+// deployed, and where, is missing (a state edited or copied without its
+// private data): success would orphan everything they deployed. State
+// alone (names, types, target selectors) cannot say where to delete.
+func lostSnapshotError(ctx context.Context, m installationModel) error {
+	rows, ok := stateRows(ctx, m.DeployItems)
+	if !ok || len(rows) == 0 {
+		return nil // nothing was ever recorded as deployed
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.Installation + "/" + r.Name
+	}
+	return fmt.Errorf("the engine snapshot of installation %s is missing from the state's private data, so what its "+
+		"%d deploy items (%s) deployed, and to which clusters, is unknown; nothing was deleted. Restore the state "+
+		"with its private data from a backup and destroy again, or set delete_without_uninstall = true (or run "+
+		"terraform state rm) to forget the installation and remove its objects yourself",
+		rootName(m), len(rows), strings.Join(ids, ", "))
 }
 
 // drift returns the drifted deploy items by "<installation>/<name>". The

@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// A destroy whose state lists deploy items but whose private snapshot is
+// gone must not report success (issue 10 item 10): it fails naming the
+// items and leaves the state as it is; with delete_without_uninstall it
+// only forgets, as asked.
+func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
+	ctx := context.Background()
+	var diags diag.Diagnostics
+	m := installationModel{Name: types.StringValue("app"), Namespace: types.StringValue("default"),
+		DeleteWithoutUninstall: types.BoolValue(false),
+		DeployItems: deployItemList([]deployItemRow{
+			{Installation: "app", Name: "web", Type: "landscaper.gardener.cloud/kubernetes-manifest", DependsOn: []string{}, Phase: "Succeeded"},
+			{Installation: "app/db", Name: "chart", Type: "landscaper.gardener.cloud/helm", DependsOn: []string{}, Phase: "Succeeded"},
+		}, &diags)}
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	for _, snap := range [][]byte{nil, []byte(`{"version":2}`)} {
+		out, err := d.delete(ctx, m, snap, "")
+		if err == nil || out != nil {
+			t.Fatalf("snapshot %q: a destroy that deleted nothing succeeded", snap)
+		}
+		for _, want := range []string{"app/web", "app/db/chart", "nothing was deleted"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not say %q", err, want)
+			}
+		}
+	}
+	m.DeleteWithoutUninstall = types.BoolValue(true)
+	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
+		t.Errorf("delete_without_uninstall only forgets: %v", err)
+	}
+	m.DeleteWithoutUninstall = types.BoolValue(false)
+	m.DeployItems = deployItemList(nil, &diags)
+	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
+		t.Errorf("nothing recorded, nothing to delete: %v", err)
+	}
+}
