@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -12,35 +11,8 @@ import (
 // checkedInstallation deploys the ConfigMap "checked" and, when broken is
 // set, a second deploy item rendered from it (YAML of one list entry).
 func (e *accEnv) checkedInstallation(broken string) string {
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: good
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - policy: manage
-          manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: checked, namespace: %s}, data: {a: b}}
-%s
-`, e.namespace, indentLines(broken, "    "))
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "checked" {
-  name      = "checked"
-  namespace = %q
-  blueprint = { inline = { "blueprint.yaml" = %q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, e.namespace, blueprint)
+	good := manifestItem("good", "", fmt.Sprintf("{apiVersion: v1, kind: ConfigMap, metadata: {name: checked, namespace: %s}, data: {a: b}}", e.namespace))
+	return inlineInstallation(e.targetHCL, "checked", e.namespace, good+broken)
 }
 
 // An unknown deploy item type and a configuration its deployer rejects
@@ -77,12 +49,4 @@ func TestAccInstallation_deployerChecksConfigAtPlan(t *testing.T) {
 			},
 		},
 	})
-}
-
-// indentLines prefixes every line of s.
-func indentLines(s, prefix string) string {
-	if s == "" {
-		return ""
-	}
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

@@ -13,35 +13,8 @@ import (
 // onceInstallation deploys the ConfigMap "once" from an updateOnChangeOnly
 // deploy item.
 func (e *accEnv) onceInstallation() string {
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: once
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      updateOnChangeOnly: true
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - policy: manage
-          manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: once, namespace: %s}, data: {a: b}}
-`, e.namespace)
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "once" {
-  name      = "once"
-  namespace = %q
-  blueprint = { inline = { "blueprint.yaml" = %q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, e.namespace, blueprint)
+	return inlineInstallation(e.targetHCL, "once", e.namespace, manifestItem("once", "updateOnChangeOnly: true",
+		fmt.Sprintf("{apiVersion: v1, kind: ConfigMap, metadata: {name: once, namespace: %s}, data: {a: b}}", e.namespace)))
 }
 
 // An updateOnChangeOnly item whose object was deleted out of band shows as

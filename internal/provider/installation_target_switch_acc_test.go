@@ -76,46 +76,15 @@ func switchInstallation(kubeconfig string, fail bool) string {
 	if fail {
 		name = "Not_A_Valid_Name"
 	}
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: first
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - {policy: manage, manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: %s}, data: {a: b}}}
-    - name: second
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      dependsOn: [first]
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - {policy: manage, manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: second}, data: {a: b}}}
-`, name)
-	return fmt.Sprintf(`
+	target := fmt.Sprintf(`
 resource "landscaper_target" "cluster" {
   name       = "cluster"
   kubeconfig = file(%q)
 }
-
-resource "landscaper_installation" "switch" {
-  name      = "switch"
-  blueprint = { inline = { "blueprint.yaml" = %q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, kubeconfig, blueprint)
+`, kubeconfig)
+	return inlineInstallation(target, "switch", "",
+		manifestItem("first", "", "{apiVersion: v1, kind: ConfigMap, metadata: {name: "+name+"}, data: {a: b}}")+
+			manifestItem("second", "dependsOn: [first]", "{apiVersion: v1, kind: ConfigMap, metadata: {name: second}, data: {a: b}}"))
 }
 
 // noConfigMapsIn checks that none of the names exists in namespace.
