@@ -72,7 +72,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, digest string, cfg *ProviderConfiguration, prev ProviderStatus, item deployer.Item) (ProviderStatus, error) {
 	hash := deploymentHash(digest, cfg)
 	status := ProviderStatus{Release: &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}, ManagedResources: prev.ManagedResources, Hash: prev.Hash}
-	owner := ownerOf(item.ID, item.Instance, prev)
+	owner := ownerOf(item, prev)
 	r, err := newReleaser(c, cfg.Name, cfg.Namespace, owner)
 	if err != nil {
 		return status, err
@@ -231,7 +231,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
 		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
 	}
-	r, err := newReleaser(clients, rel.Name, rel.Namespace, ownerOf(item.ID, item.Instance, prev))
+	r, err := newReleaser(clients, rel.Name, rel.Namespace, ownerOf(item, prev))
 	if err != nil {
 		return itemError(item, err)
 	}
@@ -290,7 +290,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 		report, err := session.Drift(ctx, desired, prev.ManagedResources)
 		return report, itemError(item, err)
 	}
-	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace, ownerOf(item.ID, item.Instance, prev))
+	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace, ownerOf(item, prev))
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}

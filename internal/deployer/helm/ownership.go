@@ -1,7 +1,11 @@
 package helm
 
 import (
+	"bytes"
+
+	"helm.sh/helm/v3/pkg/postrender"
 	"helm.sh/helm/v3/pkg/release"
+	"sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
@@ -16,14 +20,15 @@ type releaseOwner struct {
 	item     string // manifest.OwnerValue of the deploy item ID
 	itemID   string // the readable deploy item ID, for messages
 	instance string // deployer.Item.Instance; "" skips the instance check
+	partOf   string // deployer.Item.PartOf, stamped on the release's objects
 	// recorded is the revision this item's provider status records (0:
 	// none). A release without labels at exactly that revision was
 	// installed by this item before releases were labeled.
 	recorded int
 }
 
-func ownerOf(itemID, instance string, prev ProviderStatus) releaseOwner {
-	o := releaseOwner{item: manifest.OwnerValue(itemID), itemID: itemID, instance: instance}
+func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
+	o := releaseOwner{item: manifest.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
 	if prev.Release != nil {
 		o.recorded = prev.Release.Revision
 	}
@@ -70,4 +75,48 @@ func (o releaseOwner) mayUninstall(last *release.Release) bool {
 // so an unchanged release needs no upgrade to be adopted.
 func (o releaseOwner) holds(last *release.Release) bool {
 	return last.Labels[manifest.OwnerLabel] == o.item && (o.instance == "" || last.Labels[manifest.InstanceLabel] == o.instance)
+}
+
+// stamp is the Helm post-renderer that labels every object of the release
+// as the manifest deployer labels its objects: with the owning instance
+// and the inventory's ApplySet; nil when there is nothing to stamp.
+func (o releaseOwner) stamp() postrender.PostRenderer {
+	labels := map[string]string{}
+	if o.instance != "" {
+		labels[manifest.InstanceLabel] = o.instance
+	}
+	if o.partOf != "" {
+		labels[manifest.PartOfLabel] = o.partOf
+	}
+	if len(labels) == 0 {
+		return nil
+	}
+	return stamper(labels)
+}
+
+type stamper map[string]string
+
+func (s stamper) Run(rendered *bytes.Buffer) (*bytes.Buffer, error) {
+	objs, err := parseManifest(rendered.String())
+	if err != nil {
+		return nil, err
+	}
+	out := new(bytes.Buffer)
+	for _, o := range objs {
+		labels := o.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		for k, v := range s {
+			labels[k] = v
+		}
+		o.SetLabels(labels)
+		b, err := yaml.Marshal(o.Object)
+		if err != nil {
+			return nil, err
+		}
+		out.WriteString("---\n")
+		out.Write(b)
+	}
+	return out, nil
 }

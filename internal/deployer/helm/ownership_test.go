@@ -97,7 +97,7 @@ func TestRelease_AdoptedByNewerInstance(t *testing.T) {
 	}
 
 	newer := helmItem(t, "x", cfg) // a lost state: no provider status
-	newer.Instance = "instance-2"
+	newer.Instance, newer.PartOf = "instance-2", "applyset-x-v1"
 	res, err = d.Apply(ctx, newer)
 	if err != nil {
 		t.Fatalf("the newer instance cannot adopt its release: %v", err)
@@ -105,6 +105,14 @@ func TestRelease_AdoptedByNewerInstance(t *testing.T) {
 	newer.ProviderStatus = res.ProviderStatus
 	if l := releaseAt(t, storage, "adopted").Labels; l[manifest.InstanceLabel] != "instance-2" {
 		t.Fatalf("release labels = %v, want instance instance-2", l)
+	}
+	// The release's objects carry the instance and ApplySet like a manifest item's.
+	cm, err := newClusterReader(t).c.CoreV1().ConfigMaps(ns).Get(ctx, "adopted", metav1GetOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Labels[manifest.InstanceLabel] != "instance-2" || cm.Labels[manifest.PartOfLabel] != "applyset-x-v1" {
+		t.Fatalf("the release's ConfigMap has labels %v, want the newer instance and the ApplySet", cm.Labels)
 	}
 	if err := d.Delete(ctx, old, deployer.DeleteOptions{}); err != nil {
 		t.Fatal(err)

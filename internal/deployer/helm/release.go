@@ -102,6 +102,7 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 		install.Timeout = opts.Install.timeout(timeout)
 		install.Replace = true // only reached when no live release has the name
 		install.Labels = r.owner.labels()
+		install.PostRenderer = r.owner.stamp()
 		rel, err := install.Run(ch, vals)
 		return rel, r.classify("install", err)
 	}
@@ -109,6 +110,7 @@ func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderCon
 	upgrade.Namespace = r.namespace
 	upgrade.MaxHistory = maxHistory
 	upgrade.Labels = r.owner.labels()
+	upgrade.PostRenderer = r.owner.stamp()
 	upgrade.Atomic, upgrade.Wait, upgrade.Force = opts.Upgrade.Atomic, opts.Upgrade.Wait, opts.Upgrade.Force
 	upgrade.Timeout = opts.Upgrade.timeout(timeout)
 	rel, err := upgrade.Run(r.name, ch, vals)
