@@ -133,10 +133,15 @@ func TestDrift_DeployersGetTheBlueprintFiles(t *testing.T) {
 	}
 }
 
-// stubborn ignores its context, as a deployer must not.
-type stubborn struct{ deployer.Deployer }
+// stubborn ignores its context, as a deployer must not. It says on
+// started when its call began.
+type stubborn struct {
+	deployer.Deployer
+	started chan struct{}
+}
 
-func (stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
+func (s stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
+	close(s.started)
 	time.Sleep(10 * time.Second)
 	return deployer.Result{}, nil
 }
@@ -144,19 +149,31 @@ func (stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
 func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
 	// after an interrupt a call that ignores its context is given up once Engine.Grace is over, not after twice that
 	e, m, _ := newEngine()
-	e.Grace = time.Second
-	e.Deployers.Register("example.com/stubborn", stubborn{m})
+	e.Grace = 2 * time.Second
+	started := make(chan struct{})
+	e.Deployers.Register("example.com/stubborn", stubborn{m, started})
 	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint("- {name: a, type: example.com/stubborn}"))}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The interrupt comes once the call runs, however long rendering
+	// took on a busy machine.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := time.Now()
+	var interrupted time.Time
+	go func() {
+		<-started
+		interrupted = time.Now()
+		cancel()
+	}()
 	snap, err := e.Apply(ctx, spec, nil)
-	took := time.Since(start)
+	took := time.Since(interrupted)
 	if err == nil {
 		t.Fatal("no error")
 	}
-	if took > 1600*time.Millisecond {
-		t.Errorf("apply returned %s after start: the call ran past the grace of %s after the interrupt", took, e.Grace)
+	// One grace is 2 s, twice would be 4 s: the bound sits between them.
+	if took > 3*time.Second {
+		t.Errorf("apply returned %s after the interrupt: the call ran past the grace of %s", took, e.Grace)
+	}
+	if len(snap.DeployItems()) != 1 {
+		t.Fatalf("snapshot has %d deploy items, want the interrupted one", len(snap.DeployItems()))
 	}
 	if it := snap.DeployItems()[0]; it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != snapshot.ReasonInterrupted ||
 		!strings.Contains(it.LastError.Message, "did not return within") {

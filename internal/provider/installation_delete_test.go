@@ -17,7 +17,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	ctx := context.Background()
 	var diags diag.Diagnostics
 	m := installationModel{Name: types.StringValue("app"), Namespace: types.StringValue("default"),
-		DeleteWithoutUninstall: types.BoolValue(false),
+		DeleteWithoutUninstall: types.BoolValue(false), Phase: types.StringValue("Succeeded"),
 		DeployItems: deployItemList([]deployItemRow{
 			{Installation: "app", Name: "web", Type: "landscaper.gardener.cloud/kubernetes-manifest", DependsOn: []string{}, Phase: "Succeeded"},
 			{Installation: "app/db", Name: "chart", Type: "landscaper.gardener.cloud/helm", DependsOn: []string{}, Phase: "Succeeded"},
@@ -45,5 +45,24 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	m.DeployItems = deployItemList(nil, &diags)
 	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
 		t.Errorf("nothing recorded, nothing to delete: %v", err)
+	}
+}
+
+// A destroy right after `terraform import` (no apply since, so neither a
+// snapshot nor deploy items, and no phase) must not report success: the
+// installation's objects are known only to its inventory, which the next
+// apply reads.
+func TestDelete_ImportedButNotAppliedFailsClearly(t *testing.T) {
+	m := installationModel{ID: types.StringValue("default/app"), Name: types.StringValue("app"),
+		Namespace: types.StringValue("default")}
+	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	out, err := d.delete(context.Background(), m, nil, "")
+	if err == nil || out != nil {
+		t.Fatal("a destroy of an imported, never applied installation deleted nothing and succeeded")
+	}
+	for _, want := range []string{"imported", "terraform apply", "nothing was deleted"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }

@@ -235,6 +235,16 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 // private data): success would orphan everything they deployed. State
 // alone (names, types, target selectors) cannot say where to delete.
 func lostSnapshotError(ctx context.Context, m installationModel) error {
+	if m.Phase.IsNull() {
+		// Only an import leaves the phase unset. What the installation
+		// deployed is recorded in its inventory in the target clusters,
+		// which only an apply can find (through the configuration's
+		// target imports): success here would orphan all of it.
+		return fmt.Errorf("installation %s was imported but not applied since, so the provider does not know yet "+
+			"what it deployed (its inventory is read through the configuration's target imports at the next apply); "+
+			"nothing was deleted. Run terraform apply first and destroy then, or run terraform state rm to forget the "+
+			"installation and leave its objects", rootName(m))
+	}
 	rows, ok := stateRows(ctx, m.DeployItems)
 	if !ok || len(rows) == 0 {
 		return nil // nothing was ever recorded as deployed
