@@ -41,6 +41,13 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
 		t.Errorf("delete_without_uninstall only forgets: %v", err)
 	}
+	// a failed create's tainted instance has no private data at all; its
+	// replacement takes its objects over, so its destroy goes through
+	m.DeleteWithoutUninstall, m.Phase = types.BoolValue(false), types.StringValue("Failed")
+	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
+		t.Errorf("the destroy of a failed create's tainted instance must not be blocked: %v", err)
+	}
+	m.Phase = types.StringValue("Succeeded")
 	m.DeleteWithoutUninstall = types.BoolValue(false)
 	m.DeployItems = deployItemList(nil, &diags)
 	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {

@@ -245,6 +245,14 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 			"nothing was deleted. Run terraform apply first and destroy then, or run terraform state rm to forget the "+
 			"installation and leave its objects", rootName(m))
 	}
+	if m.Phase.ValueString() == string(api.InstallationPhaseFailed) {
+		// The destroy of a tainted instance (a failed create being
+		// replaced) arrives without its snapshot: Terraform keeps no
+		// private data of a create that returned an error. Its objects
+		// are taken over by the replacement through their labels and the
+		// inventory; failing here would block every such replacement.
+		return nil
+	}
 	rows, ok := stateRows(ctx, m.DeployItems)
 	if !ok || len(rows) == 0 {
 		return nil // nothing was ever recorded as deployed
