@@ -246,11 +246,13 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 			"installation and leave its objects", rootName(m))
 	}
 	if m.Phase.ValueString() == string(api.InstallationPhaseFailed) {
-		// The destroy of a tainted instance (a failed create being
-		// replaced) arrives without its snapshot: Terraform keeps no
-		// private data of a create that returned an error. Its objects
-		// are taken over by the replacement through their labels and the
-		// inventory; failing here would block every such replacement.
+		// When a tainted instance (a failed create) is replaced, its
+		// destroy arrives without its snapshot: Terraform plans the
+		// replacement as if nothing existed and passes that plan's
+		// (empty) private data to the destroy half. (A plain destroy of
+		// the tainted instance gets its private data.) The replacement
+		// takes the objects over through their labels and the inventory;
+		// failing here would block every such replacement.
 		return nil
 	}
 	rows, ok := stateRows(ctx, m.DeployItems)
