@@ -11,10 +11,8 @@
 package ociregistry
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -27,6 +25,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/checkout"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/daemon"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testgate"
 )
 
@@ -88,13 +87,11 @@ func Start(t testing.TB, opts Options) *Registry {
 			}
 			return reg
 		}
-		if !errors.Is(err, errAddrInUse) || attempt == 3 {
+		if !errors.Is(err, daemon.ErrAddrInUse) || attempt == 3 {
 			t.Fatalf("ociregistry: %v", err)
 		}
 	}
 }
-
-var errAddrInUse = errors.New("address already in use")
 
 // serve starts the registry on addr and returns once its log says it
 // listens, or with the reason it exited. It stops the registry at t's end.
@@ -103,55 +100,10 @@ func serve(t testing.TB, bin, dir, addr, htpasswd string) error {
 	if err := os.WriteFile(config, []byte(configYAML(filepath.Join(dir, "storage"), addr, htpasswd)), 0o600); err != nil {
 		return err
 	}
-	pr, pw := io.Pipe()
 	cmd := exec.Command(bin, "serve", config)
-	cmd.Stdout, cmd.Stderr = pw, pw
 	// No tracing exporter: its default would send spans to localhost:4318.
 	cmd.Env = append(os.Environ(), "OTEL_TRACES_EXPORTER=none")
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { err := cmd.Wait(); _ = pw.CloseWithError(io.EOF); exited <- err }()
-
-	// The log is read to its end so the registry never blocks on a full pipe;
-	// its start is kept for a failure message.
-	listening := make(chan struct{})
-	logged := make(chan string, 1)
-	go func() {
-		notify := listening
-		var seen strings.Builder
-		lines := bufio.NewScanner(pr)
-		for lines.Scan() {
-			line := lines.Text()
-			if seen.Len() < 64<<10 {
-				seen.WriteString(line + "\n")
-			}
-			if notify != nil && strings.Contains(line, "listening on") {
-				close(notify)
-				notify = nil
-			}
-		}
-		logged <- seen.String()
-	}()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case <-listening:
-		t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
-		return nil
-	case err := <-exited:
-		log := <-logged
-		if strings.Contains(log, "address already in use") {
-			return errAddrInUse
-		}
-		return fmt.Errorf("the registry exited before listening on %s (%w):\n%s", addr, err, log)
-	case <-timer.C:
-		_ = cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("the registry did not listen on %s within %s:\n%s", addr, startTimeout, <-logged)
-	}
+	return daemon.Start(t, cmd, daemon.Ready{Line: "listening on", InUse: "address already in use", Timeout: startTimeout})
 }
 
 // probe asks `/v2/` once: the registry must answer, and with auth it must

@@ -10,10 +10,8 @@
 package postgres
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -21,12 +19,12 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/checkout"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/daemon"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testgate"
 )
 
@@ -91,7 +89,7 @@ func Start(t testing.TB) string {
 		if err == nil {
 			return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 		}
-		if !errors.Is(err, errAddrInUse) || attempt == 3 {
+		if !errors.Is(err, daemon.ErrAddrInUse) || attempt == 3 {
 			t.Fatalf("postgres: %v", err)
 		}
 	}
@@ -112,61 +110,17 @@ func serverUser() (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-var errAddrInUse = errors.New("address already in use")
-
 // serve starts the server and returns once its log says it accepts
 // connections, or with the reason it exited. It stops the server at t's end.
 func serve(t testing.TB, bin, data, socketDir string, port int, cred *syscall.Credential) error {
-	pr, pw := io.Pipe()
 	cmd := exec.Command(bin, "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", socketDir,
 		"-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off")
-	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { err := cmd.Wait(); _ = pw.CloseWithError(io.EOF); exited <- err }()
-
-	// The log is read to its end so the server never blocks on a full pipe;
-	// its start is kept for a failure message.
-	ready := make(chan struct{})
-	logged := make(chan string, 1)
-	go func() {
-		notify := ready
-		var seen strings.Builder
-		lines := bufio.NewScanner(pr)
-		for lines.Scan() {
-			line := lines.Text()
-			if seen.Len() < 64<<10 {
-				seen.WriteString(line + "\n")
-			}
-			if notify != nil && strings.Contains(line, "database system is ready to accept connections") {
-				close(notify)
-				notify = nil
-			}
-		}
-		logged <- seen.String()
-	}()
-
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
-	select {
-	case <-ready:
+	return daemon.Start(t, cmd, daemon.Ready{
+		Line: "database system is ready to accept connections", InUse: "Address already in use", Timeout: startTimeout,
 		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing kept.
-		t.Cleanup(func() { _ = cmd.Process.Signal(os.Interrupt); <-exited })
-		return nil
-	case err := <-exited:
-		log := <-logged
-		if strings.Contains(log, "Address already in use") {
-			return errAddrInUse
-		}
-		return fmt.Errorf("the server exited before accepting connections on port %d (%w):\n%s", port, err, log)
-	case <-timer.C:
-		_ = cmd.Process.Kill()
-		<-exited
-		return fmt.Errorf("the server did not accept connections on port %d within %s:\n%s", port, startTimeout, <-logged)
-	}
+		Stop: func(p *os.Process) error { return p.Signal(os.Interrupt) },
+	})
 }
 
 // linkTools places the cache folder of the programs (wrappers and the
