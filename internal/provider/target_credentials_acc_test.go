@@ -156,43 +156,19 @@ variable "kubeconfig" {
 }
 `
 	}
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: config
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: from-provider, namespace: %s}, data: {a: b}}
-`, e.namespace)
 	providerBlock := fmt.Sprintf(`
 provider "landscaper" {
   target_kubeconfigs = { cluster = %s }
 }
 `, source)
-	config := variable + fmt.Sprintf(`
+	target := `
 resource "landscaper_target" "cluster" {
   name                     = "cluster"
   kubeconfig_from_provider = true
 }
-
-resource "landscaper_installation" "app" {
-  name      = "app"
-  namespace = %q
-  blueprint = { inline = { "blueprint.yaml" = %q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, e.namespace, blueprint)
+`
+	config := variable + inlineInstallation(target, "app", e.namespace, manifestItem("config", "",
+		"{apiVersion: v1, kind: ConfigMap, metadata: {name: from-provider, namespace: "+e.namespace+"}, data: {a: b}}"))
 	w := newCLIWorkspace(t, providerBlock+config)
 	w.env = append(w.env, "TF_VAR_kubeconfig="+string(kubeconfig))
 	w.mustRun("init", "-input=false", "-plugin-dir="+providerMirror(t))
