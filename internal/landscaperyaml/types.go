@@ -1,6 +1,10 @@
 package landscaperyaml
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
 
 // APIVersion is the group version of every object this package reads.
 const APIVersion = "landscaper.gardener.cloud/v1alpha1"
@@ -66,7 +70,7 @@ type installationSpec struct {
 	Blueprint           blueprintDef               `json:"blueprint"`
 	Imports             installationImports        `json:"imports,omitempty"`
 	ImportDataMappings  map[string]json.RawMessage `json:"importDataMappings,omitempty"`
-	Exports             installationExports        `json:"exports,omitempty"`
+	Exports             api.InstallationExports    `json:"exports,omitempty"`
 	ExportDataMappings  map[string]json.RawMessage `json:"exportDataMappings,omitempty"`
 	AutomaticReconcile  json.RawMessage            `json:"automaticReconcile,omitempty"`
 	Optimization        json.RawMessage            `json:"optimization,omitempty"`
@@ -97,8 +101,8 @@ type inlineBlueprint struct {
 }
 
 type installationImports struct {
-	Data    []dataImport   `json:"data,omitempty"`
-	Targets []targetImport `json:"targets,omitempty"`
+	Data    []dataImport       `json:"data,omitempty"`
+	Targets []api.TargetImport `json:"targets,omitempty"`
 }
 
 type dataImport struct {
@@ -114,30 +118,6 @@ type dataImport struct {
 type localRef struct {
 	Name string `json:"name"`
 	Key  string `json:"key,omitempty"`
-}
-
-type targetImport struct {
-	Name          string            `json:"name"`
-	Target        string            `json:"target,omitempty"`
-	Targets       []string          `json:"targets,omitempty"`
-	TargetListRef string            `json:"targetListRef,omitempty"`
-	TargetMap     map[string]string `json:"targetMap,omitempty"`
-	TargetMapRef  string            `json:"targetMapRef,omitempty"`
-}
-
-type installationExports struct {
-	Data    []namedRef     `json:"data,omitempty"`
-	Targets []targetExport `json:"targets,omitempty"`
-}
-
-type namedRef struct {
-	Name    string `json:"name"`
-	DataRef string `json:"dataRef"`
-}
-
-type targetExport struct {
-	Name   string `json:"name"`
-	Target string `json:"target,omitempty"`
 }
 
 // dataObject is Landscaper's DataObject: any JSON value under data.
