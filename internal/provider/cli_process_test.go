@@ -45,6 +45,10 @@ var providerBinary = sync.OnceValues(func() (string, error) {
 
 func newCLIWorkspace(t *testing.T, config string) *cliWorkspace {
 	t.Helper()
+	// Every test that drives the CLI itself is an acceptance test, also
+	// one that forgets to say so (LANDSCAPER_TEST_ENV=1 alone runs the
+	// cluster tests, without a CLI).
+	requireAcc(t)
 	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if cli == "" {
 		t.Fatal("TF_ACC_TERRAFORM_PATH is not set: run through TestMain (tfcli.Setup)")

@@ -42,6 +42,7 @@ func wrapped(words string) *regexp.Regexp {
 // Hostile blueprints through the real CLI: plan fails with a diagnostic
 // naming what was refused, and nothing is created.
 func TestAccSecurity_hostileBlueprintsFailAtPlan(t *testing.T) {
+	requireAcc(t)
 	e := newAccEnv(t)
 	for _, c := range []struct{ dir, want string }{
 		{"nested-until/gotemplate", "render limit exceeded"},
@@ -75,6 +76,7 @@ resource "landscaper_installation" "hostile" {
 // installation deploys to it. The command never runs, the deploy item
 // fails naming the refused field, and nothing is deployed.
 func TestAccSecurity_execKubeconfigInExportedTarget(t *testing.T) {
+	requireAcc(t)
 	e := newAccEnv(t)
 	marker := filepath.Join(t.TempDir(), "pwned")
 	w := newCLIWorkspace(t, fmt.Sprintf(`
