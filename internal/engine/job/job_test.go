@@ -2,6 +2,8 @@ package job
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,40 +12,66 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
+// TestCallContext checks when a deployer call's context ends. It notes the
+// moment each context ended (context.AfterFunc) and compares it with the
+// earliest moment the rule allows: a loaded machine only makes the end
+// later, never earlier, so "ended too early" cannot flake, and the timeout
+// is checked exactly through the context's deadline.
 func TestCallContext(t *testing.T) {
+	const grace = 300 * time.Millisecond
 	tests := []struct {
 		name      string
 		rule      string
 		timeout   time.Duration
 		interrupt bool
-		alive     time.Duration // the call context must still be alive after this
-		endsBy    time.Duration // and must have ended by this
+		endsAfter time.Duration // the context must not end before this, counted from the call (or the interrupt)
 	}{
-		{"Timeout", "the deploy item timeout bounds the call", 300 * time.Millisecond, false, 20 * time.Millisecond, 2 * time.Second},
-		{"InterruptGrace", "after an interrupt a running call keeps its context for the grace period, then it is cancelled", 0, true, 20 * time.Millisecond, 2 * time.Second},
+		{"Timeout", "the deploy item timeout bounds the call", 300 * time.Millisecond, false, 300 * time.Millisecond},
+		{"InterruptGrace", "after an interrupt a running call keeps its context for the grace period, then it is cancelled", 0, true, grace / 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			parent, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			j := New(parent, "job", nil, 1, phase.Backoff{}, 300*time.Millisecond, nil)
+			j := New(parent, "job", nil, 1, phase.Backoff{}, grace, nil)
+			from := time.Now()
 			ctx, stop := j.CallContext(tt.timeout)
+			created := time.Now()
 			defer stop()
+			ended := make(chan time.Time, 1)
+			context.AfterFunc(ctx, func() { ended <- time.Now() })
 			if tt.interrupt {
+				from = time.Now()
 				cancel()
 			}
-			time.Sleep(tt.alive)
-			if ctx.Err() != nil {
-				t.Fatalf("%s: ended too early", tt.rule)
+			if deadline, ok := ctx.Deadline(); ok != (tt.timeout > 0) {
+				t.Fatalf("%s: deadline set = %v", tt.rule, ok)
+			} else if ok && (deadline.Before(from.Add(tt.timeout)) || deadline.After(created.Add(tt.timeout))) {
+				t.Fatalf("%s: deadline %s is not the timeout %s after the call", tt.rule, deadline.Sub(from), tt.timeout)
 			}
+			var at time.Time
 			select {
-			case <-ctx.Done():
-			case <-time.After(tt.endsBy):
+			case at = <-ended:
+			case <-time.After(tt.endsAfter + neverEnded):
 				t.Fatalf("%s: not ended", tt.rule)
+			}
+			if early := from.Add(tt.endsAfter).Sub(at); early > 0 {
+				t.Fatalf("%s: ended %s too early", tt.rule, early)
+			}
+			if tt.interrupt && !strings.Contains(fmt.Sprint(context.Cause(ctx)), "grace period") {
+				t.Fatalf("%s: ended by %v", tt.rule, context.Cause(ctx))
+			}
+			if !tt.interrupt && ctx.Err() != context.DeadlineExceeded {
+				t.Fatalf("%s: ended by %v", tt.rule, ctx.Err())
 			}
 		})
 	}
 }
+
+// neverEnded is how long after its time a context that has not ended
+// counts as never ending: generous, because a loaded machine runs timers
+// late; the exact rules are checked by the deadline and the end's moment.
+const neverEnded = 30 * time.Second
 
 // TestAcquire_Interrupted proves a call waiting for a parallelism slot gives up on interrupt with a terminal error.
 func TestAcquire_Interrupted(t *testing.T) {
