@@ -1,0 +1,171 @@
+package landscaperstate
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
+
+// droppedAnnotations steer Landscaper's controllers or record a client's
+// last apply; they are not part of what a user keeps in git.
+var droppedAnnotations = map[string]bool{
+	"landscaper.gardener.cloud/operation":              true,
+	"landscaper.gardener.cloud/reconcile-reason":       true,
+	"landscaper.gardener.cloud/touch":                  true,
+	"landscaper.gardener.cloud/reconcile-time":         true,
+	"kubectl.kubernetes.io/last-applied-configuration": true,
+	annDataObjectHash:                                  true,
+}
+
+// userMeta is metadata as a user writes it: name, namespace and the
+// labels and annotations that are not Landscaper's bookkeeping.
+func userMeta(name, namespace string, labels, annotations map[string]string) map[string]any {
+	md := map[string]any{"name": name, "namespace": namespace}
+	if l := filtered(labels, func(k string) bool { return strings.HasPrefix(k, dataLabelPrefix) || k == labelEncompassedBy }); len(l) > 0 {
+		md["labels"] = l
+	}
+	if a := filtered(annotations, func(k string) bool { return droppedAnnotations[k] || k == annSubinstallationName }); len(a) > 0 {
+		md["annotations"] = a
+	}
+	return md
+}
+
+func filtered(m map[string]string, drop func(string) bool) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if !drop(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// installationManifest is the root Installation as YAML, without status.
+func installationManifest(w *wireInstallation) (string, error) {
+	doc := map[string]any{
+		"apiVersion": APIVersion, "kind": "Installation",
+		"metadata": userMeta(w.Metadata.Name, w.Metadata.Namespace, w.Metadata.Labels, w.Metadata.Annotations),
+		"spec":     w.Spec,
+	}
+	return toYAML(doc, w.Metadata.ref("Installation").String())
+}
+
+func toYAML(doc map[string]any, what string) (string, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	out, err := yaml.JSONToYAML(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s: cannot be written as YAML", what)
+	}
+	return string(out), nil
+}
+
+// rootObjects finds the DataObjects, Targets and Context the root
+// Installation reads and returns a function that writes them as a YAML
+// stream once Targets' Secrets are read.
+func (r *reader) rootObjects(root *wireInstallation) (func() (string, error), error) {
+	ref := root.Metadata.ref("Installation")
+	var spec wireInstallationSpec
+	if err := json.Unmarshal(root.Spec, &spec); err != nil {
+		return nil, fmt.Errorf("%s: spec: %s", ref, jsonErrorWithoutValues(err))
+	}
+	var docs []func() (map[string]any, error)
+	seen := map[string]bool{}
+	add := func(kind, name string, doc func() (map[string]any, error)) {
+		if !seen[kind+"/"+name] {
+			seen[kind+"/"+name] = true
+			docs = append(docs, doc)
+		}
+	}
+	for i, im := range spec.Imports.Data {
+		if im.DataRef == "" {
+			continue // secretRef and configMapRef imports are read from the cluster by the provider
+		}
+		u := r.h.dataObjects[DataObjectName("", im.DataRef)]
+		if u == nil {
+			return nil, fmt.Errorf("%s: spec.imports.data[%d].dataRef: DataObject %q not found", ref, i, im.DataRef)
+		}
+		add("DataObject", u.GetName(), func() (map[string]any, error) {
+			return map[string]any{"apiVersion": APIVersion, "kind": "DataObject",
+				"metadata": userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()), "data": dataOf(u)}, nil
+		})
+	}
+	for i, im := range spec.Imports.Targets {
+		names := append([]string{}, im.Targets...)
+		if im.Target != "" {
+			names = append(names, im.Target)
+		}
+		names = append(names, sortedValues(im.TargetMap)...)
+		for _, n := range names {
+			u := r.h.targets[DataObjectName("", n)]
+			if u == nil {
+				return nil, fmt.Errorf("%s: spec.imports.targets[%d]: Target %q not found", ref, i, n)
+			}
+			t, err := r.target(u)
+			if err != nil {
+				return nil, err
+			}
+			add("Target", u.GetName(), func() (map[string]any, error) { return targetDoc(t), nil })
+		}
+	}
+	if spec.Context != "" {
+		if u := r.h.contexts[spec.Context]; u != nil {
+			add("Context", u.GetName(), func() (map[string]any, error) { return contextDoc(u), nil })
+		}
+	}
+	return func() (string, error) {
+		var parts []string
+		for _, doc := range docs {
+			d, err := doc()
+			if err != nil {
+				return "", err
+			}
+			text, err := toYAML(d, ref.String()+" imports")
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, text)
+		}
+		return strings.Join(parts, "---\n"), nil
+	}, nil
+}
+
+func targetDoc(t *api.Target) map[string]any {
+	spec := map[string]any{"type": t.Spec.Type}
+	if len(t.Spec.Config) > 0 {
+		spec["config"] = t.Spec.Config
+	}
+	return map[string]any{"apiVersion": APIVersion, "kind": "Target",
+		"metadata": userMeta(t.Metadata.Name, t.Metadata.Namespace, t.Metadata.Labels, t.Metadata.Annotations), "spec": spec}
+}
+
+// contextDoc is a Context with every field but the server's metadata.
+func contextDoc(u *unstructured.Unstructured) map[string]any {
+	doc := map[string]any{}
+	for k, v := range u.Object {
+		doc[k] = v
+	}
+	doc["metadata"] = userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations())
+	return doc
+}
+
+func sortedValues(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(m))
+	for _, k := range keys {
+		out = append(out, m[k])
+	}
+	return out
+}
