@@ -6,6 +6,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/jsonschema"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -54,7 +55,7 @@ func (b *Blueprint) importOne(d ImportDefinition, in Imports, comp *Component, o
 	case ImportTypeData:
 		value, found = in.Data[d.Name]
 		if !found && !d.IsRequired() && d.Default != nil && present(d.Default.Value) {
-			if err := json.Unmarshal(d.Default.Value, &value); err != nil {
+			if err := template.DecodeJSON(d.Default.Value, &value); err != nil {
 				return false, terminal(ReasonInvalidBlueprint, fmt.Errorf("import %q: default value: %w", d.Name, err))
 			}
 			found = true
@@ -160,7 +161,7 @@ func targetValue(t api.Target) (map[string]any, error) {
 		return nil, fmt.Errorf("target %q: spec.config is not valid JSON", t.Metadata.Name)
 	}
 	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := template.DecodeJSON(data, &m); err != nil {
 		return nil, fmt.Errorf("target %q: cannot be decoded", t.Metadata.Name)
 	}
 	return m, nil

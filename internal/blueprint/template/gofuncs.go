@@ -140,6 +140,6 @@ func toYAML(v any) string {
 
 func fromYAML(s string) (any, error) {
 	var out any
-	err := yaml.Unmarshal([]byte(s), &out)
+	err := decodeYAML([]byte(s), &out)
 	return out, err
 }

@@ -9,8 +9,6 @@ import (
 	"path"
 	"strings"
 	gotmpl "text/template"
-
-	"sigs.k8s.io/yaml"
 )
 
 // noValue is what text/template prints for a missing key under
@@ -61,7 +59,7 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 		return Result{}, req.errorf("%w", err)
 	}
 	doc := map[string]any{}
-	if err := yaml.Unmarshal(out, &doc); err != nil {
+	if err := decodeYAML(out, &doc); err != nil {
 		return Result{}, req.errorf("rendered output is not a YAML object: %s", YAMLErrorWithoutValues(err))
 	}
 	res.Output = doc
@@ -189,7 +187,7 @@ func decodeState(raw json.RawMessage) (any, error) {
 		return map[string]any{}, nil
 	}
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := DecodeJSON(raw, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

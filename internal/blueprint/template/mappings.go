@@ -9,7 +9,6 @@ import (
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
-	"sigs.k8s.io/yaml"
 )
 
 // SpiffMappings evaluates data mappings (importDataMappings,
@@ -44,7 +43,7 @@ func SpiffMappings(ctx context.Context, field string, mappings map[string]json.R
 		return nil, errors.New(res.Error)
 	}
 	out := map[string]any{}
-	if err := json.Unmarshal(res.Output, &out); err != nil {
+	if err := DecodeJSON(res.Output, &out); err != nil {
 		return nil, fmt.Errorf("%s: output: %w", field, err)
 	}
 	return out, nil
@@ -88,7 +87,7 @@ func evalMapping(sp spiffing.Spiff, key string, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
+	if err := decodeYAML(data, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -9,7 +9,6 @@ import (
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
 	"github.com/mandelsoft/vfs/pkg/vfs"
-	"sigs.k8s.io/yaml"
 )
 
 // maxSpiffFilesystemBytes bounds the blueprint files copied into Spiff's
@@ -52,7 +51,7 @@ func (Spiff) Execute(req Request) (Result, error) {
 		return Result{}, req.errorf("%s", out.Error)
 	}
 	res := Result{Output: map[string]any{}, State: out.State}
-	if err := json.Unmarshal(out.Output, &res.Output); err != nil {
+	if err := DecodeJSON(out.Output, &res.Output); err != nil {
 		return Result{}, req.errorf("output: %w", err)
 	}
 	return res, nil
@@ -156,7 +155,7 @@ func nodeToMap(n spiffyaml.Node) (map[string]any, error) {
 		return nil, err
 	}
 	doc := map[string]any{}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := decodeYAML(data, &doc); err != nil {
 		return nil, fmt.Errorf("result is not a YAML object: %w", err)
 	}
 	return doc, nil
