@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -11,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
@@ -195,7 +195,7 @@ func expected(d *Desired) map[string]any {
 		return d.Object.Object
 	}
 	var patch map[string]any
-	if json.Unmarshal(d.Spec.PatchAfterDeployment, &patch) != nil {
+	if utiljson.Unmarshal(d.Spec.PatchAfterDeployment, &patch) != nil {
 		return d.Object.Object
 	}
 	return mergePatch(d.Object.Object, patch)

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 // Labels and annotations that mark an object as owned by a deploy item.
@@ -83,7 +84,7 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 	var out []*Desired
 	for i, m := range manifests {
 		var obj map[string]any
-		if err := json.Unmarshal(m.Manifest, &obj); err != nil {
+		if err := utiljson.Unmarshal(m.Manifest, &obj); err != nil { // integers as int64, exact
 			return nil, fmt.Errorf("manifests[%d] is not an object: %w", i, err)
 		}
 		u := &unstructured.Unstructured{Object: obj}
