@@ -23,11 +23,14 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	quietUnreadLogs(debug)
+	stopProfiles := startProfiles()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address:         registryAddress,
 		Debug:           debug,
 		ProtocolVersion: 6,
 	})
+	stopProfiles()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
