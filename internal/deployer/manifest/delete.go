@@ -230,7 +230,7 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 		return nil, nil // a newer instance took it over: its to delete
 	}
 	owner := live.GetLabels()[OwnerLabel]
-	if r.Policy == PolicyFallback && owner != s.owner {
+	if r.Policy == PolicyFallback && owner != s.owner && !adoptedFromLandscaper(live, r) {
 		return nil, nil // another item's object, never ours to delete
 	}
 	if ref.UID != "" && string(live.GetUID()) != ref.UID && owner != s.owner {

@@ -37,15 +37,20 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 		return deployer.DriftReport{}, err
 	}
 	for i, r := range checked {
+		adopted := live[i] != nil && adoptedFromLandscaper(live[i], r)
 		switch {
 		case live[i] == nil:
 			return drifted("%s no longer exists", r.Resource), nil
-		case live[i].GetLabels()[OwnerLabel] != s.owner:
+		case live[i].GetLabels()[OwnerLabel] != s.owner && !adopted:
 			return drifted("%s is no longer labeled as owned by this deploy item", r.Resource), nil
 		case r.Policy == PolicyImmutable:
 			continue
 		}
-		if path := firstDifference("", expected(desired[i]), live[i].Object); path != "" {
+		want := expected(desired[i])
+		if adopted {
+			want = withoutOwnerMarks(want)
+		}
+		if path := firstDifference("", want, live[i].Object); path != "" {
 			// Only the path: the values may be secret.
 			return drifted("%s differs from its manifest at %s", r.Resource, path), nil
 		}

@@ -1,0 +1,28 @@
+package deployer
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Landscaped is what one of Landscaper's own deployers recorded for a
+// DeployItem it deployed, as a running Landscaper leaves it on its host
+// cluster.
+type Landscaped struct {
+	// DeployItem is the name of the DeployItem object; Landscaper's
+	// manifest and Helm deployers label what they deploy with it.
+	DeployItem string
+	// ProviderStatus is the DeployItem's status.providerStatus.
+	ProviderStatus json.RawMessage
+}
+
+// Adopter is a Deployer that can take over what Landscaper's deployer of
+// the same type deployed (migration from a running Landscaper).
+type Adopter interface {
+	// Adopt returns the provider status this deployer would have recorded
+	// had it deployed item itself, so that the next Drift finds nothing
+	// and the next Delete removes everything. It reads the target and
+	// MUST NOT change anything there. It fails, naming the object, when
+	// something Landscaper recorded is missing or belongs to someone else.
+	Adopt(ctx context.Context, item Item, from Landscaped) (json.RawMessage, error)
+}
