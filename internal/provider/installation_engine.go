@@ -292,7 +292,7 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	// mode render their charts from them again.
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component
-	hcl, _, bpErr := hclForm(ctx, m)
+	hcl, _, bpErr := hclForm(withRegistry(ctx, d), m) // a manifest may read its objects from the host
 	if bpErr == nil {
 		ctx, bpErr = withInstallationContext(withRegistry(withComponentPins(ctx, m.ComponentDigests, true), d), hcl)
 	}

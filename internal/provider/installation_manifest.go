@@ -47,6 +47,9 @@ func hclForm(ctx context.Context, m installationModel) (installationModel, []str
 	if namespace == "" {
 		namespace = "default"
 	}
+	if objects, err = withHostObjects(ctx, inst, objects, namespace); err != nil {
+		return m, nil, err
+	}
 	root, err := landscaperyaml.Convert(inst, objects, m.Name.ValueString(), namespace)
 	if err != nil {
 		return m, nil, attrErr(path.Root("manifest"), err)

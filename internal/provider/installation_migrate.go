@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
+)
+
+// Migration from a running Landscaper (docs/guides/migrating-from-landscaper.md):
+// `terraform import landscaper_installation.x <namespace>/<name>` with the
+// provider's kubernetes block pointing at Landscaper's host cluster reads
+// the Installation and everything Landscaper made for it
+// (internal/landscaperstate) and runs an adoption job: the engine renders
+// the Installation manifest exactly as a plan would, and for every deploy
+// item the deployer's Adopt (deployer.Adopter) turns what Landscaper's
+// deployer recorded into this provider's provider status, reading the
+// target clusters and writing nothing. The job's snapshot and outcome
+// become the imported state, so the plan of the generated configuration
+// is empty and the first apply changes nothing in the target clusters.
+
+// lsInstallations is where Landscaper's Installations are served.
+var lsInstallations = schema.GroupVersionResource{Group: "landscaper.gardener.cloud", Version: "v1alpha1", Resource: "installations"}
+
+// migration is what an adoption job leaves: the state to import.
+type migration struct {
+	model   installationModel
+	outcome *installationOutcome
+	// differing are deploy items whose configuration, as this provider
+	// renders it, differs from what Landscaper deployed: marked drifted,
+	// so the plan shows their update.
+	differing []string
+}
+
+// hostDynamic is a dynamic client of the host cluster; nil without one.
+func (d *providerData) hostDynamic() (dynamic.Interface, error) {
+	if d == nil || d.host == nil || !d.host.settings.Configured {
+		return nil, nil
+	}
+	cfg, err := d.host.settings.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	return dynamic.NewForConfig(cfg)
+}
+
+// landscaperInstallation reports whether the host cluster holds a
+// Landscaper Installation namespace/name (false also when the cluster
+// serves no Installations at all). forbidden says the host's credentials
+// may not read Installations: then nobody can tell.
+func landscaperInstallation(ctx context.Context, client dynamic.Interface, namespace, name string) (exists, forbidden bool, err error) {
+	_, err = client.Resource(lsInstallations).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case err == nil:
+		return true, false, nil
+	case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
+		return false, false, nil
+	case apierrors.IsForbidden(err):
+		return false, true, nil
+	}
+	return false, false, fmt.Errorf("reading Installation %s/%s from the host cluster: %w", namespace, name, err)
+}
+
+// migrate reads the Landscaper Installation that base (the imported
+// state, only its ID, name and namespace set) names and adopts it.
+func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, base installationModel) (*migration, error) {
+	ctx = withSecurity(ctx, d.security)
+	namespace, name := base.Namespace.ValueString(), base.Name.ValueString()
+	landscape, err := landscaperstate.Read(ctx, client, namespace, name)
+	if err != nil {
+		return nil, fmt.Errorf("reading Landscaper's Installation %s/%s: %w", namespace, name, err)
+	}
+	if err := landscapeSettled(landscape); err != nil {
+		return nil, err
+	}
+	// The configuration is the Installation manifest alone: its
+	// DataObjects and Targets stay on the host cluster and are read from
+	// there (withHostObjects), so it holds no credentials.
+	m := base
+	m.Manifest = types.StringValue(landscape.Manifest)
+	m.DeleteWithoutUninstall = types.BoolValue(false)
+	spec, err := rootSpec(withRegistry(withComponentPins(ctx, types.MapNull(types.StringType), false), d), m, d.host)
+	if err != nil {
+		return nil, scrubError(ctx, err)
+	}
+	adopting := newAdoption(d.engine.Deployers, spec.Name, landscape)
+	e := d.engineFor(ctx)
+	e.Deployers = adopting.registry()
+	// Export executions must not write to target clusters either
+	// (getServiceAccountKubeconfig creates a token).
+	e.Clusters = nil
+	snap, jobErr := e.Apply(ctx, spec, nil)
+	jobErr = errors.Join(jobErr, adopting.unadopted())
+	if jobErr == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
+		jobErr = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
+	}
+	if jobErr != nil {
+		return nil, scrubError(ctx, fmt.Errorf("adopting Landscaper's Installation %s/%s (nothing was changed in any cluster): %w",
+			namespace, name, failureReport(snap, jobErr)))
+	}
+	differing := adopting.differing()
+	snap.MarkDrifted(differing)
+	out, err := outcomeOf(snap, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.components = componentDigests(spec.Component)
+	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
+		return nil, fmt.Errorf("hashing the blueprint's files: %w", err)
+	}
+	for i, row := range out.items {
+		for _, id := range differing {
+			if row.Installation+"/"+row.Name == id {
+				out.items[i].Phase = driftedPhase
+			}
+		}
+	}
+	scrubOutcome(ctx, out)
+	return &migration{model: m, outcome: out, differing: differing}, nil
+}
+
+// landscapeSettled refuses a landscape Landscaper is still working on:
+// what it records would not be what is deployed.
+func landscapeSettled(l *landscaperstate.Landscape) error {
+	var problems []string
+	l.Root.Walk(func(inst *landscaperstate.Installation) {
+		if inst.Phase != string(api.InstallationPhaseSucceeded) || inst.JobID != inst.JobIDFinished {
+			problems = append(problems, fmt.Sprintf("%s is in phase %q (job %s, finished %s)", inst.ObjectRef, inst.Phase, inst.JobID, inst.JobIDFinished))
+		}
+		if inst.Execution == nil {
+			return
+		}
+		for _, o := range inst.Execution.Orphaned {
+			problems = append(problems, fmt.Sprintf("%s has DeployItem %s that no template renders any more", inst.Execution.ObjectRef, o))
+		}
+		for _, di := range inst.Execution.DeployItems {
+			if di.Phase != string(api.DeployItemPhaseSucceeded) {
+				problems = append(problems, fmt.Sprintf("%s (deploy item %q) is in phase %q", di.ObjectRef, di.Name, di.Phase))
+			}
+		}
+	})
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	return fmt.Errorf("Landscaper has not finished Installation %s; only an installation that Landscaper installed successfully can be imported "+
+		"(let it reconcile, then import again):\n- %s", l.Root.ObjectRef, strings.Join(problems, "\n- "))
+}

@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
+)
+
+// adoption stands in for the deployers during the adoption job of an
+// import: each deploy item the engine renders is matched, by its ID, with
+// the DeployItem Landscaper made for it, and its deployer's Adopt converts
+// what Landscaper's deployer recorded. Nothing is applied or deleted.
+type adoption struct {
+	deployers *deployer.Registry
+	// items are Landscaper's DeployItems by this provider's deploy item
+	// ID ("<root>/<subinstallation…>/<item>").
+	items map[string]*landscaperstate.DeployItem
+
+	mu      sync.Mutex
+	adopted map[string]bool
+	differs []string
+}
+
+func newAdoption(deployers *deployer.Registry, root string, l *landscaperstate.Landscape) *adoption {
+	a := &adoption{deployers: deployers, items: map[string]*landscaperstate.DeployItem{}, adopted: map[string]bool{}}
+	var walk func(inst *landscaperstate.Installation, path string)
+	walk = func(inst *landscaperstate.Installation, path string) {
+		if inst.Execution != nil {
+			for _, di := range inst.Execution.DeployItems {
+				a.items[path+"/"+di.Name] = di
+			}
+		}
+		for _, sub := range inst.Subinstallations {
+			walk(sub, path+"/"+sub.SpecName)
+		}
+	}
+	walk(l.Root, root)
+	return a
+}
+
+// registry is the job's deployer registry: every type served by an
+// adoptingDeployer in front of the real deployer.
+func (a *adoption) registry() *deployer.Registry {
+	return a.deployers.Wrap(func(_ string, d deployer.Deployer) deployer.Deployer {
+		return adoptingDeployer{real: d, adoption: a}
+	})
+}
+
+// unadopted fails when Landscaper has deploy items the configuration does
+// not render: they would be left in the clusters unknown to the state.
+func (a *adoption) unadopted() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var left []string
+	for id, di := range a.items {
+		if !a.adopted[id] {
+			left = append(left, fmt.Sprintf("%s (deploy item %s)", di.ObjectRef, id))
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	sort.Strings(left)
+	return fmt.Errorf("Landscaper deployed items that the Installation, rendered by this provider, does not: %s; "+
+		"nothing was imported, so nothing they deployed is orphaned", strings.Join(left, ", "))
+}
+
+// differing are the adopted items whose configuration differs from the
+// one Landscaper deployed.
+func (a *adoption) differing() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := append([]string(nil), a.differs...)
+	sort.Strings(out)
+	return out
+}
+
+// adoptingDeployer is one deployer during the adoption job.
+type adoptingDeployer struct {
+	real     deployer.Deployer
+	adoption *adoption
+}
+
+// Apply returns what Landscaper deployed for item, as the real deployer
+// records it, and the item's exports as Landscaper exported them.
+func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
+	a := d.adoption
+	di := a.items[item.ID]
+	if di == nil {
+		return deployer.Result{}, failure.Terminalf("NotInLandscaper",
+			"deploy item %s is rendered by the Installation, but Landscaper has no DeployItem for it; let Landscaper reconcile the installation, then import again", item.ID)
+	}
+	if di.Type != item.Type {
+		return deployer.Result{}, failure.Terminalf("AdoptTypeDiffers", "deploy item %s has type %s, but Landscaper's %s has type %s", item.ID, item.Type, di.ObjectRef, di.Type)
+	}
+	adopter, ok := d.real.(deployer.Adopter)
+	if !ok {
+		return deployer.Result{}, failure.Terminalf("AdoptUnsupported", "deploy items of type %s cannot be taken over from Landscaper (%s)", item.Type, di.ObjectRef)
+	}
+	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, ProviderStatus: di.ProviderStatus})
+	if err != nil {
+		return deployer.Result{}, err
+	}
+	var exports map[string]any
+	if len(di.Exports) > 0 && string(di.Exports) != "null" {
+		if err := json.Unmarshal(di.Exports, &exports); err != nil {
+			return deployer.Result{}, failure.Terminalf("AdoptExports", "the exports of Landscaper's %s are not a JSON object", di.ObjectRef)
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.adopted[item.ID] = true
+	if !sameJSON(item.Config, di.Config) {
+		a.differs = append(a.differs, item.ID)
+	}
+	return deployer.Result{ProviderStatus: status, Exports: exports}, nil
+}
+
+// Delete is never called: the adoption job starts from no snapshot, so it
+// has nothing to delete, and it must not delete anything.
+func (d adoptingDeployer) Delete(_ context.Context, item deployer.Item, _ deployer.DeleteOptions) error {
+	return failure.Terminalf("AdoptDelete", "internal error: deploy item %s would be deleted while it is adopted", item.ID)
+}
+
+func (d adoptingDeployer) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	return d.real.Drift(ctx, item)
+}
+
+func (d adoptingDeployer) Validate(config json.RawMessage) error { return d.real.Validate(config) }
+
+// sameJSON compares two JSON documents by value (numbers by their text).
+func sameJSON(a, b json.RawMessage) bool {
+	decode := func(raw json.RawMessage) (any, bool) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		return v, dec.Decode(&v) == nil
+	}
+	av, okA := decode(a)
+	bv, okB := decode(b)
+	return okA && okB && reflect.DeepEqual(av, bv)
+}

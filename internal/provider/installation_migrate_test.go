@@ -1,0 +1,92 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
+)
+
+// fakeAdopter adopts by returning the Landscaper status unchanged.
+type fakeAdopter struct{ mockWithoutDrift }
+
+func (fakeAdopter) Adopt(_ context.Context, _ deployer.Item, from deployer.Landscaped) (json.RawMessage, error) {
+	return from.ProviderStatus, nil
+}
+
+func migrationLandscape() *landscaperstate.Landscape {
+	item := func(name, object, config string) *landscaperstate.DeployItem {
+		return &landscaperstate.DeployItem{ObjectRef: landscaperstate.ObjectRef{Kind: "DeployItem", Namespace: "ls", Name: object},
+			Name: name, Type: "t", Config: json.RawMessage(config), Phase: "Succeeded", ProviderStatus: json.RawMessage(`{"of":"` + object + `"}`),
+			Exports: json.RawMessage(`{"port":8080}`)}
+	}
+	return &landscaperstate.Landscape{Root: &landscaperstate.Installation{
+		ObjectRef: landscaperstate.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "shop"}, Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
+		Execution: &landscaperstate.Execution{DeployItems: []*landscaperstate.DeployItem{item("a", "shop-a-x1", `{"n":1}`)}},
+		Subinstallations: []*landscaperstate.Installation{{
+			ObjectRef: landscaperstate.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "web-q8"}, SpecName: "web", Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
+			Execution: &landscaperstate.Execution{DeployItems: []*landscaperstate.DeployItem{item("b", "web-b-x2", `{"n":2}`), item("c", "web-c-x3", `{}`)}},
+		}},
+	}}
+}
+
+// TestAdoption_MatchesItemsByID: rendered items find Landscaper's
+// DeployItems by "<root>/<subinstallation>/<item>", get the status the
+// deployer's Adopt returns and Landscaper's exports; a configuration that
+// differs (by value, not by formatting) is reported; items Landscaper has
+// but the rendering lacks, and rendered items it lacks, are errors.
+func TestAdoption_MatchesItemsByID(t *testing.T) {
+	reg := deployer.NewRegistry()
+	reg.Register("t", fakeAdopter{})
+	a := newAdoption(reg, "ls.shop", migrationLandscape())
+	d, err := a.registry().Lookup("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := d.Apply(ctx, deployer.Item{ID: "ls.shop/a", Type: "t", Config: json.RawMessage(`{ "n": 1 }`)})
+	if err != nil || string(res.ProviderStatus) != `{"of":"shop-a-x1"}` || res.Exports["port"] != float64(8080) {
+		t.Fatalf("Apply of ls.shop/a = %+v, %v", res, err)
+	}
+	if _, err := d.Apply(ctx, deployer.Item{ID: "ls.shop/web/b", Type: "t", Config: json.RawMessage(`{"n":3}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Apply(ctx, deployer.Item{ID: "ls.shop/web/zzz", Type: "t"}); err == nil || !strings.Contains(err.Error(), "Landscaper has no DeployItem for it") {
+		t.Errorf("Apply of an item Landscaper lacks: err = %v", err)
+	}
+	if _, err := d.Apply(ctx, deployer.Item{ID: "ls.shop/web/c", Type: "other"}); err == nil || !strings.Contains(err.Error(), "has type other, but Landscaper's DeployItem ls/web-c-x3 has type t") {
+		t.Errorf("Apply with another type: err = %v", err)
+	}
+	if got := a.differing(); len(got) != 1 || got[0] != "ls.shop/web/b" {
+		t.Errorf("differing = %v, want [ls.shop/web/b]", got)
+	}
+	if err := a.unadopted(); err == nil || !strings.Contains(err.Error(), "DeployItem ls/web-c-x3 (deploy item ls.shop/web/c)") || strings.Contains(err.Error(), "shop-a-x1") {
+		t.Errorf("unadopted = %v, want only ls.shop/web/c", err)
+	}
+	if err := d.Delete(ctx, deployer.Item{ID: "ls.shop/a"}, deployer.DeleteOptions{}); err == nil {
+		t.Error("Delete during adoption succeeded")
+	}
+}
+
+// TestLandscapeSettled: a landscape Landscaper is still working on is
+// refused, naming every unfinished object.
+func TestLandscapeSettled(t *testing.T) {
+	l := migrationLandscape()
+	if err := landscapeSettled(l); err != nil {
+		t.Fatalf("settled landscape refused: %v", err)
+	}
+	l.Root.Subinstallations[0].JobIDFinished = "old"
+	l.Root.Execution.DeployItems[0].Phase = "Failed"
+	l.Root.Execution.Orphaned = []string{"shop-gone-x9"}
+	l.Root.Execution.ObjectRef = landscaperstate.ObjectRef{Kind: "Execution", Namespace: "ls", Name: "shop"}
+	err := landscapeSettled(l)
+	for _, want := range []string{`Installation ls/web-q8 is in phase "Succeeded" (job j, finished old)`, `DeployItem ls/shop-a-x1 (deploy item "a") is in phase "Failed"`,
+		"Execution ls/shop has DeployItem shop-gone-x9 that no template renders any more"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
