@@ -58,6 +58,8 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	if parallelism <= 0 {
 		parallelism = DefaultParallelism
 	}
+	// Every item is read: one list of a kind answers for all of them.
+	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
 	var (
 		mu      sync.Mutex
 		drifted []DriftedItem

@@ -77,31 +77,86 @@ func (it Item) installationPath() string {
 
 const recordVersion = 1
 
-// parentSecret is the parent as it is written.
-func parentSecret(name, namespace string, rec Record) (*corev1.Secret, error) {
-	sort.Slice(rec.Items, func(i, j int) bool { return rec.Items[i].ID < rec.Items[j].ID })
-	rec.Version = recordVersion
-	raw, err := json.Marshal(rec)
+// entry is one item of a parent with what every write of the record needs
+// of it, worked out once when the item is recorded: its JSON and the group
+// kinds and other namespaces of the objects it deployed.
+type entry struct {
+	id                string
+	raw               []byte
+	kinds, namespaces []string
+}
+
+func newEntry(it Item) (entry, error) {
+	raw, err := json.Marshal(it)
+	if err != nil {
+		return entry{}, err
+	}
+	e := entry{id: it.ID, raw: raw}
+	var status struct {
+		ManagedResources []manifest.ManagedResource `json:"managedResources"`
+	}
+	if json.Unmarshal(it.ProviderStatus, &status) != nil {
+		return e, nil
+	}
+	for _, r := range status.ManagedResources {
+		gv, err := schema.ParseGroupVersion(r.Resource.APIVersion)
+		if err != nil || r.Resource.Kind == "" {
+			continue
+		}
+		e.kinds = append(e.kinds, schema.GroupKind{Group: gv.Group, Kind: r.Resource.Kind}.String())
+		if ns := r.Resource.Namespace; ns != "" {
+			e.namespaces = append(e.namespaces, ns)
+		}
+	}
+	return e, nil
+}
+
+// content is a record about to be written.
+type content struct {
+	installation, instance string
+	items                  []entry
+}
+
+// secret is the parent as it is written: the record's JSON (the same as
+// json.Marshal of a Record) put together from the items' encodings,
+// gzipped for speed over size — it is rewritten many times per job.
+func (c content) secret(name, namespace string) (*corev1.Secret, error) {
+	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
+	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance})
 	if err != nil {
 		return nil, err
 	}
+	// head ends in `"items":null}`: the items go in its place.
+	head = bytes.TrimSuffix(head, []byte("null}"))
 	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	_, _ = zw.Write(head)
+	_, _ = zw.Write([]byte("["))
+	gks, nss := map[string]bool{}, map[string]bool{}
+	for i, e := range c.items {
+		if i > 0 {
+			_, _ = zw.Write([]byte(","))
+		}
+		_, _ = zw.Write(e.raw)
+		for _, k := range e.kinds {
+			gks[k] = true
+		}
+		for _, ns := range e.namespaces {
+			nss[ns] = ns != namespace
+		}
 	}
+	_, _ = zw.Write([]byte("]}"))
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	kinds, namespaces := members(rec.Items, namespace)
 	return &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: namespace,
-			Labels: map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: rec.Instance},
+			Labels: map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: c.instance},
 			Annotations: map[string]string{
-				ToolingAnnotation: Tooling, GroupKindsAnnotation: kinds, NamespacesAnnotation: namespaces,
-				InstallationAnnotation: rec.Installation,
+				ToolingAnnotation: Tooling, GroupKindsAnnotation: joinSorted(gks), NamespacesAnnotation: joinSorted(nss),
+				InstallationAnnotation: c.installation,
 			},
 		},
 		Type: secretType,
@@ -129,36 +184,14 @@ func readRecord(s *corev1.Secret) (Record, error) {
 	return rec, nil
 }
 
-// members lists the group kinds ("Kind.group", core kinds bare) and the
-// namespaces other than the parent's of the objects the items' provider
-// statuses record, sorted and comma-separated as kubectl expects.
-func members(items []Item, parentNamespace string) (kinds, namespaces string) {
-	gks, nss := map[string]bool{}, map[string]bool{}
-	for _, it := range items {
-		var status struct {
-			ManagedResources []manifest.ManagedResource `json:"managedResources"`
-		}
-		if json.Unmarshal(it.ProviderStatus, &status) != nil {
-			continue
-		}
-		for _, r := range status.ManagedResources {
-			gv, err := schema.ParseGroupVersion(r.Resource.APIVersion)
-			if err != nil || r.Resource.Kind == "" {
-				continue
-			}
-			gks[schema.GroupKind{Group: gv.Group, Kind: r.Resource.Kind}.String()] = true
-			if ns := r.Resource.Namespace; ns != "" && ns != parentNamespace {
-				nss[ns] = true
-			}
-		}
-	}
-	return joinSorted(gks), joinSorted(nss)
-}
-
+// joinSorted joins the keys set to true, sorted and comma-separated as
+// kubectl expects.
 func joinSorted(set map[string]bool) string {
 	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
+	for k, in := range set {
+		if in {
+			out = append(out, k)
+		}
 	}
 	sort.Strings(out)
 	return strings.Join(out, ",")

@@ -12,6 +12,9 @@ import (
 
 // Recorder keeps the inventory of one job of one installation instance.
 // Wrap its deployers into the job's registry; call Close when the job ended.
+// A drift check wraps its deployers too, for the ApplySet ID of each
+// item's cluster; it calls neither Apply nor Delete, so nothing is read or
+// written.
 type Recorder struct {
 	pool     *target.Pool
 	root     string
@@ -39,6 +42,16 @@ func (r *Recorder) Wrap(reg *deployer.Registry) *deployer.Registry {
 // parentFor returns the parent of t's cluster, loaded (and, when create
 // is set, written) once per job; nil for items without a target.
 func (r *Recorder) parentFor(ctx context.Context, t *api.Target, create bool) (*parent, error) {
+	p, err := r.parentOf(t)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p, p.open(ctx, create)
+}
+
+// parentOf returns the parent of t's cluster as it is known so far,
+// without reading it; nil for items without a target.
+func (r *Recorder) parentOf(t *api.Target) (*parent, error) {
 	if t == nil || r.pool == nil {
 		return nil, nil
 	}
@@ -47,13 +60,13 @@ func (r *Recorder) parentFor(ctx context.Context, t *api.Target, create bool) (*
 		return nil, err
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	p, ok := r.clusters[clients]
 	if !ok {
 		p = newParent(clients, r.root, r.instance)
 		r.clusters[clients] = p
 	}
-	r.mu.Unlock()
-	return p, p.open(ctx, create)
+	return p, nil
 }
 
 // Close waits for the writes in flight and writes what is still pending.
@@ -78,8 +91,8 @@ func (r *Recorder) Close(ctx context.Context) error {
 	return nil
 }
 
-// recorded is a deployer whose calls the recorder follows; Validate and
-// Drift are the embedded deployer's own.
+// recorded is a deployer whose calls the recorder follows; Validate is
+// the embedded deployer's own.
 type recorded struct {
 	deployer.Deployer
 	r *Recorder
@@ -102,8 +115,14 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	return res, err
 }
 
+// Delete tells the deployer the installation's ApplySet (its members may
+// be read with one list, deployer.SharedReads) and removes the item from
+// the inventory once it is gone.
 func (d recorded) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
 	item.Instance = d.r.instance
+	if p, err := d.r.parentOf(item.Target); err == nil && p != nil {
+		item.PartOf = p.id
+	}
 	if err := d.Deployer.Delete(ctx, item, opts); err != nil {
 		return err
 	}
@@ -112,4 +131,13 @@ func (d recorded) Delete(ctx context.Context, item deployer.Item, opts deployer.
 		p.remove(item.ID)
 	}
 	return nil
+}
+
+// Drift tells the deployer the installation's ApplySet, as Delete does;
+// it reads and writes no inventory.
+func (d recorded) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	if p, err := d.r.parentOf(item.Target); err == nil && p != nil {
+		item.PartOf = p.id
+	}
+	return d.Deployer.Drift(ctx, item)
 }

@@ -28,6 +28,10 @@ const fieldManager = "landscaper/inventory"
 // parent is the inventory of one installation in one cluster during a
 // job. Writes are coalesced: at most one is in flight, and when it
 // returns the latest content is written once more if anything changed.
+// Only recording what was deployed starts a write: an item removed (it is
+// gone from the cluster) is written with the next change or at close, as
+// a record that still lists a deleted item loses nothing — rebuilding
+// from it deletes the item again, and finds nothing to delete.
 type parent struct {
 	client          dynamic.ResourceInterface
 	name, namespace string
@@ -40,11 +44,15 @@ type parent struct {
 	foreign  bool // a newer instance owns it: never written or deleted
 
 	mu      sync.Mutex
-	items   map[string]Item
-	dirty   bool
+	items   map[string]entry
+	dirty   bool // a write must follow
+	removed bool // an item was removed since the last write started
 	writing bool
 	idle    *sync.Cond
 	lastErr error
+	// badItem is an item that could not be encoded (invalid JSON in its
+	// config or status): never recorded, so the job must fail.
+	badItem error
 }
 
 func newParent(c *target.Clients, root, instance string) *parent {
@@ -56,7 +64,7 @@ func newParent(c *target.Clients, root, instance string) *parent {
 func newParentIn(client dynamic.ResourceInterface, namespace, root, instance string) *parent {
 	name := ParentName(root)
 	p := &parent{client: client, name: name, namespace: namespace,
-		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]Item{}}
+		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]entry{}}
 	p.idle = sync.NewCond(&p.mu)
 	return p
 }
@@ -75,7 +83,9 @@ func (p *parent) open(ctx context.Context, create bool) error {
 		if found {
 			p.mu.Lock()
 			for _, it := range rec.Items {
-				p.items[it.ID] = it
+				if e, err := newEntry(it); err == nil {
+					p.items[it.ID] = e
+				}
 			}
 			p.foreign = !create && deployer.AdoptedBy(owner, p.instance)
 			p.mu.Unlock()
@@ -97,17 +107,22 @@ func (p *parent) open(ctx context.Context, create bool) error {
 }
 
 func (p *parent) put(it Item) {
+	e, err := newEntry(it)
 	p.mu.Lock()
-	p.items[it.ID] = it
+	defer p.mu.Unlock()
+	if err != nil {
+		p.badItem = fmt.Errorf("recording deploy item %s in %s/%s: %w", it.ID, p.namespace, p.name, err)
+		return
+	}
+	p.items[it.ID] = e
 	p.changedLocked()
-	p.mu.Unlock()
 }
 
 func (p *parent) remove(id string) {
 	p.mu.Lock()
 	if _, ok := p.items[id]; ok {
 		delete(p.items, id)
-		p.changedLocked()
+		p.removed = true
 	}
 	p.mu.Unlock()
 }
@@ -131,7 +146,7 @@ func (p *parent) drain() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for p.dirty {
-		p.dirty = false
+		p.dirty, p.removed = false, false
 		content := p.contentLocked()
 		p.mu.Unlock()
 		// Detached from the call that changed it: a write that started
@@ -146,16 +161,17 @@ func (p *parent) drain() {
 	p.idle.Broadcast()
 }
 
-func (p *parent) contentLocked() Record {
-	rec := Record{Installation: p.root, Instance: p.instance, Items: make([]Item, 0, len(p.items))}
-	for _, it := range p.items {
-		rec.Items = append(rec.Items, it)
+// contentLocked is the record to write now. Holds p.mu.
+func (p *parent) contentLocked() content {
+	c := content{installation: p.root, instance: p.instance, items: make([]entry, 0, len(p.items))}
+	for _, e := range p.items {
+		c.items = append(c.items, e)
 	}
-	return rec
+	return c
 }
 
-func (p *parent) write(ctx context.Context, rec Record) error {
-	s, err := parentSecret(p.name, p.namespace, rec)
+func (p *parent) write(ctx context.Context, c content) error {
+	s, err := c.secret(p.name, p.namespace)
 	if err != nil {
 		return err
 	}
@@ -174,12 +190,21 @@ func (p *parent) write(ctx context.Context, rec Record) error {
 // close waits for the write in flight, then deletes the parent when no
 // item is left in it, or writes what is pending.
 func (p *parent) close(ctx context.Context) error {
+	p.openOnce.Lock()
+	opened := p.opened
+	p.openOnce.Unlock()
+	if !opened {
+		return nil // never read: nothing known to write, and never to delete
+	}
 	p.mu.Lock()
 	for p.writing {
 		p.idle.Wait()
 	}
-	err, empty, foreign := p.lastErr, len(p.items) == 0, p.foreign
+	err, empty, foreign, removed, bad := p.lastErr, len(p.items) == 0, p.foreign, p.removed, p.badItem
 	p.mu.Unlock()
+	if bad != nil {
+		return bad
+	}
 	if foreign {
 		return nil
 	}
@@ -189,8 +214,9 @@ func (p *parent) close(ctx context.Context) error {
 		}
 		return nil
 	}
-	if err != nil { // the last background write failed: try once more
+	if err != nil || removed { // the last background write failed, or removals wait
 		p.mu.Lock()
+		p.removed = false
 		content := p.contentLocked()
 		p.mu.Unlock()
 		return p.write(ctx, content)

@@ -24,6 +24,7 @@ type slowSecrets struct {
 	dynamic.ResourceInterface // unused methods panic
 	mu                        sync.Mutex
 	stored                    *unstructured.Unstructured
+	deletes                   int
 	writes, inFlight, maxIn   atomic.Int32
 }
 
@@ -51,6 +52,17 @@ func (s *slowSecrets) Get(_ context.Context, name string, _ metav1.GetOptions, _
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "secrets"}, name)
 	}
 	return s.stored.DeepCopy(), nil
+}
+
+func (s *slowSecrets) Delete(_ context.Context, name string, _ metav1.DeleteOptions, _ ...string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deletes++
+	if s.stored == nil {
+		return apierrors.NewNotFound(schema.GroupResource{Resource: "secrets"}, name)
+	}
+	s.stored = nil
+	return nil
 }
 
 func (s *slowSecrets) record(t *testing.T) Record {
@@ -132,6 +144,79 @@ func TestParent_NewerInstanceKeepsIt(t *testing.T) {
 	}
 	if store.writes.Load() != writes || len(store.record(t).Items) != 1 {
 		t.Fatalf("the older instance changed the newer one's inventory")
+	}
+}
+
+// A destroy does not rewrite the record for every item it deleted: a
+// record that still lists a deleted item loses nothing. Removals are
+// written once, at close, or with the next recorded item.
+func TestParent_RemovalsAreWrittenAtClose(t *testing.T) {
+	store := &slowSecrets{}
+	p := newParentIn(store, "ns", "root", "instance-1")
+	if err := p.open(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		p.put(Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t", Config: json.RawMessage(`{"a": 1}`)})
+	}
+	if err := p.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	destroy := newParentIn(store, "ns", "root", "instance-1")
+	if err := destroy.open(context.Background(), false); err != nil {
+		t.Fatal(err)
+	}
+	writes := store.writes.Load()
+	for i := range 9 {
+		destroy.remove(fmt.Sprintf("root/item-%d", i))
+	}
+	time.Sleep(20 * time.Millisecond) // a write started by a removal would have begun
+	if got := store.writes.Load(); got != writes {
+		t.Fatalf("%d writes while removing items, want none before close", got-writes)
+	}
+	if err := destroy.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.writes.Load() - writes; got != 1 {
+		t.Fatalf("%d writes at close, want 1", got)
+	}
+	rec := store.record(t)
+	if len(rec.Items) != 1 || rec.Items[0].ID != "root/item-9" || string(rec.Items[0].Config) != `{"a":1}` {
+		t.Fatalf("record after close: %+v, want item-9 alone", rec.Items)
+	}
+	last := newParentIn(store, "ns", "root", "instance-1")
+	if err := last.open(context.Background(), false); err != nil {
+		t.Fatal(err)
+	}
+	last.remove("root/item-9")
+	if err := last.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if store.stored != nil || store.deletes != 1 {
+		t.Fatal("the parent of an installation whose last item was removed still exists")
+	}
+}
+
+// A parent that was never read (its cluster's first Delete failed before
+// the inventory was opened) knows no items: close must neither write nor
+// delete it.
+func TestParent_UnopenedIsLeftAlone(t *testing.T) {
+	store := &slowSecrets{}
+	p := newParentIn(store, "ns", "root", "instance-1")
+	if err := p.open(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	p.put(Item{ID: "root/a", Name: "a", Type: "t"})
+	if err := p.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	writes := store.writes.Load()
+	unopened := newParentIn(store, "ns", "root", "instance-1")
+	if err := unopened.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if store.writes.Load() != writes || store.deletes != 0 || len(store.record(t).Items) != 1 {
+		t.Fatal("closing a parent that was never read changed the inventory")
 	}
 }
 

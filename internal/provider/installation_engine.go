@@ -302,7 +302,11 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	if bpErr != nil {
 		bp, comp = nil, nil
 	}
-	drifted, err := d.engineFor(ctx).Drift(ctx, snap, bp, comp)
+	e := d.engineFor(ctx)
+	// The inventory's recorder tells each item its cluster's ApplySet,
+	// whose members one list per kind reads for all items.
+	e.Deployers = inventory.NewRecorder(d.pool, snap.Root.Path, "").Wrap(e.Deployers)
+	drifted, err := e.Drift(ctx, snap, bp, comp)
 	if err != nil {
 		return nil, nil, err
 	}

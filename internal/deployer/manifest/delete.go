@@ -10,7 +10,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 )
 
 // defaultDeletionGroups delete namespaced objects first, then
@@ -212,20 +214,48 @@ func goneCheck(pending *[]ObjectRef, onGone func(ObjectRef)) check {
 }
 
 // deleteOne deletes r unless it is no longer this item's. It returns the
-// object to wait for, nil when nothing remains to wait for.
+// object to wait for, nil when nothing remains to wait for. The object is
+// read from the job's shared list of the installation's members when
+// there is one (a destroy): the DELETE's preconditions make acting on
+// that read exactly as safe as on a fresh one, and a conflict reads it
+// again and decides anew.
 func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) (*ObjectRef, error) {
-	ref := r.Resource
-	live, err := liveReader{s}.get(ctx, ref)
+	client, m, err := s.resourceFor(r.Resource)
 	if meta.IsNoMatchError(err) {
 		return nil, nil // the kind no longer exists, neither does the object
 	}
-	if err != nil || live == nil {
-		return nil, err
-	}
-	client, _, err := s.resourceFor(ref)
 	if err != nil {
 		return nil, err
 	}
+	live, shared := s.sharedMember(ctx, m, r.Resource)
+	if !shared {
+		if live, err = (liveReader{s}).get(ctx, r.Resource); err != nil || live == nil {
+			return nil, err
+		}
+	}
+	ref, err := s.deleteLive(ctx, client, r, live, force, true)
+	if apierrors.IsConflict(err) && shared {
+		// The shared read was older than the object: read it now.
+		if live, err = (liveReader{s}).get(ctx, r.Resource); err != nil || live == nil {
+			return nil, err
+		}
+		ref, err = s.deleteLive(ctx, client, r, live, force, true)
+	}
+	if apierrors.IsConflict(err) {
+		// Changed since it was read (a controller wrote its status, or
+		// added a finalizer): delete whatever version it is now, and wait.
+		return s.deleteLive(ctx, client, r, live, force, false)
+	}
+	return ref, err
+}
+
+// deleteLive deletes r, whose live object is live, unless it is no longer
+// this item's. With exact, the DELETE acts only on live's resourceVersion
+// (a Conflict error says it changed), so if that had no finalizers the
+// object is gone when the call returns; without, it deletes any version
+// of live's UID and always waits.
+func (s *Session) deleteLive(ctx context.Context, client dynamic.ResourceInterface, r ManagedResource, live *unstructured.Unstructured, force, exact bool) (*ObjectRef, error) {
+	ref := r.Resource
 	if s.adoptedElsewhere(live) {
 		return nil, nil // a newer instance took it over: its to delete
 	}
@@ -236,38 +266,34 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 	if ref.UID != "" && string(live.GetUID()) != ref.UID && owner != s.owner {
 		return nil, nil // recreated by someone else since we recorded it
 	}
-	for _, patch := range deletePatches(r, force) {
-		patched, err := client.Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: s.manager + "/delete"})
-		if apierrors.IsNotFound(err) {
-			return nil, nil
+	if exact {
+		for _, patch := range deletePatches(r, force) {
+			patched, err := client.Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: s.manager + "/delete"})
+			if apierrors.IsNotFound(err) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: patch before delete: %w", ref, err)
+			}
+			live = patched
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: patch before delete: %w", ref, err)
-		}
-		live = patched
 	}
 	ref.UID = string(live.GetUID())
-	// The preconditions make the DELETE act on exactly the version read:
-	// if that had no finalizers, the object is gone once the call returns.
 	uid, version := live.GetUID(), live.GetResourceVersion()
 	propagation := metav1.DeletePropagationBackground
-	opts := metav1.DeleteOptions{PropagationPolicy: &propagation, Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &version}}
-	err = client.Delete(ctx, ref.Name, opts)
-	if apierrors.IsConflict(err) {
-		// Changed since it was read (a controller wrote its status, or
-		// added a finalizer): delete whatever version it is now, and wait.
-		opts.Preconditions.ResourceVersion = nil
-		if err = client.Delete(ctx, ref.Name, opts); err == nil {
-			return &ref, nil
-		}
+	opts := metav1.DeleteOptions{PropagationPolicy: &propagation, Preconditions: &metav1.Preconditions{UID: &uid}}
+	if exact {
+		opts.Preconditions.ResourceVersion = &version
 	}
-	if apierrors.IsNotFound(err) {
+	err := client.Delete(ctx, ref.Name, opts)
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil, nil
-	}
-	if err != nil {
+	case apierrors.IsConflict(err) && exact:
+		return nil, err // the caller reads again or deletes without the version
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", ref, err)
-	}
-	if len(live.GetFinalizers()) > 0 || deletedGracefully(ref) {
+	case !exact || len(live.GetFinalizers()) > 0 || deletedGracefully(ref):
 		return &ref, nil
 	}
 	return nil, nil

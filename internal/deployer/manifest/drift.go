@@ -59,9 +59,10 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 }
 
 // readAll returns the live objects of managed (nil where one does not
-// exist). An
-// object alone of its kind and namespace is read by name; several are
-// listed by the owner label, which one request answers for all.
+// exist). The job's shared list of the installation's members answers
+// first (sharedMember); of the rest, an object alone of its kind and
+// namespace is read by name, several are listed by the owner label,
+// which one request answers for all.
 func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappingOf func(int) mapping) ([]*unstructured.Unstructured, error) {
 	type group struct {
 		m       mapping
@@ -70,8 +71,13 @@ func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappin
 	}
 	var groups []*group
 	index := map[streamKey]*group{}
+	live := make([]*unstructured.Unstructured, len(managed))
 	for i, r := range managed {
 		m := mappingOf(i)
+		if u, found := s.sharedMember(ctx, m, r.Resource); found {
+			live[i] = u
+			continue
+		}
 		k := streamKey{gvr: m.GVR}
 		if m.Namespaced {
 			k.namespace = r.Resource.Namespace
@@ -84,7 +90,6 @@ func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappin
 		}
 		g.members = append(g.members, i)
 	}
-	live := make([]*unstructured.Unstructured, len(managed))
 	err := parallelEach(ctx, len(groups), func(ctx context.Context, gi int) error {
 		g := groups[gi]
 		client := s.client(g.m, g.ns)
