@@ -52,7 +52,9 @@ func TestSharedReads_WaiterCancelAndPanic(t *testing.T) {
 	r := NewSharedReads()
 	block := make(chan struct{})
 	defer close(block)
-	go func() { _, _ = r.Do(context.Background(), "slow", func(context.Context) (any, error) { <-block; return nil, nil }) }()
+	go func() {
+		_, _ = r.Do(context.Background(), "slow", func(context.Context) (any, error) { <-block; return nil, nil })
+	}()
 	time.Sleep(10 * time.Millisecond)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
