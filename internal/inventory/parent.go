@@ -95,8 +95,8 @@ func newEntry(it Item) (entry, error) {
 	var status struct {
 		ManagedResources []manifest.ManagedResource `json:"managedResources"`
 	}
-	if json.Unmarshal(it.ProviderStatus, &status) != nil {
-		return e, nil
+	if len(it.ProviderStatus) > 0 { // valid JSON: Marshal checked it
+		_ = json.Unmarshal(it.ProviderStatus, &status) // a status of another shape lists no members
 	}
 	for _, r := range status.ManagedResources {
 		gv, err := schema.ParseGroupVersion(r.Resource.APIVersion)

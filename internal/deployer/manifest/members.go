@@ -47,9 +47,10 @@ func (s *Session) sharedMember(ctx context.Context, m mapping, ref ObjectRef) (l
 		}
 		return byName, nil
 	})
-	if err != nil {
+	byName, ok := v.(map[string]*unstructured.Unstructured)
+	if err != nil || !ok {
 		return nil, false
 	}
-	live = v.(map[string]*unstructured.Unstructured)[ref.Name]
+	live = byName[ref.Name]
 	return live, live != nil
 }
