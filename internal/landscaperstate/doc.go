@@ -33,8 +33,9 @@
 // status.subInstCache and status.deployItemCache, falling back to the
 // encompassed-by and managed-by labels when a cache is missing; import
 // records and exports by their data.landscaper.gardener.cloud labels.
-// It judges nothing: a phase other than Succeeded, a JobID different from
-// JobIDFinished, or Orphaned deploy items are reported for the caller to
-// refuse. A link that points nowhere is an error naming the object and
+// Read judges nothing: a phase other than Succeeded, a JobID different
+// from JobIDFinished, or Orphaned deploy items are reported; Settled
+// turns them into one error naming each object, for a caller that
+// refuses to take over a landscape Landscaper has not finished. A link that points nowhere is an error naming the object and
 // the field; no error quotes a value (Targets and exports hold secrets).
 package landscaperstate
