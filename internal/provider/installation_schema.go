@@ -74,7 +74,8 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"instead of `blueprint`, `component_descriptor`, `context`, `imports` and the data mappings, which it replaces: the " +
 					"installation is rendered and deployed exactly as if those were written in HCL. Its `metadata.name` must " +
 					"equal `name` (and `metadata.namespace`, when set, `namespace`). Its `dataRef`s and target imports are read " +
-					"from `manifest_objects`, `secretRef` and `configMapRef` imports from the provider's host cluster at apply, " +
+					"from `manifest_objects` or else, as Landscaper reads them, from the provider's host cluster (a Target's `secretRef` " +
+					"too); `secretRef` and `configMapRef` imports from the host cluster, " +
 					"its `spec.context` from `manifest_objects` or else the host cluster. " +
 					"The annotation `landscaper.gardener.cloud/delete-without-uninstall: \"true\"` acts like " +
 					"`delete_without_uninstall`. A field or annotation that cannot be honoured is an error naming it; see the " +
