@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
-	fixture "github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 )
 
 // TestDataObjectName: valid names in the root context stay, everything
@@ -19,9 +18,6 @@ func TestDataObjectName(t *testing.T) {
 	} {
 		if got := landscaperstate.DataObjectName(tc.context, tc.key); got != tc.want {
 			t.Errorf("DataObjectName(%q, %q) = %s, want %s", tc.context, tc.key, got, tc.want)
-		}
-		if got := fixture.DataObjectName(tc.context, tc.key); got != tc.want {
-			t.Errorf("fixture.DataObjectName(%q, %q) = %s, want %s", tc.context, tc.key, got, tc.want)
 		}
 	}
 }

@@ -120,7 +120,7 @@ func TestRead_WhatIsDeployedWhere(t *testing.T) {
 	if err := json.Unmarshal(cache.Config, &config); err != nil || config.Chart.Archive.Raw == "" {
 		t.Errorf("cache config: %v %s", err, cache.Config)
 	}
-	if web.Execution.DeployItems[0].TargetName != fixture.DataObjectName(fixture.InstallationContext(fixture.RootName), "cluster") {
+	if web.Execution.DeployItems[0].TargetName != landscaperstate.DataObjectName(landscaperstate.InstallationContext(fixture.RootName), "cluster") {
 		t.Errorf("app target = %s", web.Execution.DeployItems[0].TargetName)
 	}
 }

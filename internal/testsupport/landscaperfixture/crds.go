@@ -87,35 +87,9 @@ func EnsureCRDs(ctx context.Context, client dynamic.Interface) error {
 	return nil
 }
 
-// waitEstablished watches one CRD until its Established condition is True.
+// waitEstablished waits until the API server serves one CRD.
 func waitEstablished(ctx context.Context, client dynamic.Interface, name string) error {
-	crds := client.Resource(crdGVR)
-	current, err := crds.Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return fmt.Errorf("reading CRD %s: %w", name, err)
-	}
-	if established(current) {
-		return nil
-	}
-	w, err := crds.Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String(),
-		ResourceVersion: current.GetResourceVersion()})
-	if err != nil {
-		return fmt.Errorf("watching CRD %s: %w", name, err)
-	}
-	defer w.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("CRD %s not established: %w", name, ctx.Err())
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return fmt.Errorf("watch of CRD %s ended before it was established", name)
-			}
-			if u, isObj := ev.Object.(*unstructured.Unstructured); isObj && ev.Type != watch.Error && established(u) {
-				return nil
-			}
-		}
-	}
+	return waitFor(ctx, client.Resource(crdGVR), "CRD", name, "established", established)
 }
 
 func established(u *unstructured.Unstructured) bool {
@@ -126,4 +100,35 @@ func established(u *unstructured.Unstructured) bool {
 		}
 	}
 	return false
+}
+
+// waitFor reads one object and, unless done already holds, watches it
+// from that version until done holds.
+func waitFor(ctx context.Context, res dynamic.ResourceInterface, kind, name, state string, done func(*unstructured.Unstructured) bool) error {
+	current, err := res.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("reading %s %s: %w", kind, name, err)
+	}
+	if done(current) {
+		return nil
+	}
+	w, err := res.Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String(),
+		ResourceVersion: current.GetResourceVersion()})
+	if err != nil {
+		return fmt.Errorf("watching %s %s: %w", kind, name, err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s %s to be %s: %w", kind, name, state, ctx.Err())
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return fmt.Errorf("the watch of %s %s ended before it was %s", kind, name, state)
+			}
+			if u, isObj := ev.Object.(*unstructured.Unstructured); isObj && ev.Type != watch.Error && done(u) {
+				return nil
+			}
+		}
+	}
 }

@@ -8,9 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery"
@@ -85,40 +83,11 @@ func (g *getter) ToRawKubeConfigLoader() clientcmd.ClientConfig {
 
 var deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 
-// waitAvailable watches the named Deployments until each reports its
-// replicas available for its current generation.
+// waitAvailable waits until each named Deployment reports its replicas
+// available for its current generation.
 func waitAvailable(ctx context.Context, client dynamic.Interface, namespace string, names ...string) error {
-	res := client.Resource(deploymentsGVR).Namespace(namespace)
 	for _, name := range names {
-		current, err := res.Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return fmt.Errorf("reading Deployment %s: %w", name, err)
-		}
-		if available(current) {
-			continue
-		}
-		w, err := res.Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String(),
-			ResourceVersion: current.GetResourceVersion()})
-		if err != nil {
-			return fmt.Errorf("watching Deployment %s: %w", name, err)
-		}
-		err = func() error {
-			defer w.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return fmt.Errorf("waiting for Deployment %s to be available: %w", name, ctx.Err())
-				case ev, ok := <-w.ResultChan():
-					if !ok {
-						return fmt.Errorf("watch of Deployment %s ended before it was available", name)
-					}
-					if u, isObj := ev.Object.(*unstructured.Unstructured); isObj && available(u) {
-						return nil
-					}
-				}
-			}
-		}()
-		if err != nil {
+		if err := waitFor(ctx, client.Resource(deploymentsGVR).Namespace(namespace), "Deployment", name, "available", available); err != nil {
 			return err
 		}
 	}

@@ -66,7 +66,7 @@ func (b *builder) root() []*unstructured.Unstructured {
 // import records and its export into the root's context.
 func (b *builder) web() []*unstructured.Unstructured {
 	ns := b.opts.Namespace
-	parentCtx := InstallationContext(RootName)
+	parentCtx := installationContext(RootName)
 	template := mustYAMLObject(webTemplateText())
 	blueprint, _ := template["blueprint"].(object)
 	inst := newObject("Installation", meta{
@@ -83,7 +83,7 @@ func (b *builder) web() []*unstructured.Unstructured {
 		},
 		"status": installationStatus(ns, SubName, "web-imports-8d21e7b4", nil),
 	})
-	target := DataObjectName(parentCtx, "cluster")
+	target := dataObjectName(parentCtx, "cluster")
 	templates := []any{
 		object{"name": "app", "type": ManifestType, "target": object{"name": target, "namespace": ns}, "config": b.appConfig()},
 		object{"name": "cache", "type": HelmType, "target": object{"name": target, "namespace": ns}, "config": b.cacheConfig(),
@@ -143,7 +143,7 @@ func (b *builder) execution(installation, name string, templates, active []any) 
 			"phase":              "Succeeded",
 			"jobID":              JobID,
 			"jobIDFinished":      JobID,
-			"exportRef":          object{"name": DataObjectName("Exec."+name, ""), "namespace": ns},
+			"exportRef":          object{"name": dataObjectName("Exec."+name, ""), "namespace": ns},
 			"deployItemCache":    object{"activeDIs": active},
 			"conditions": []any{
 				condition("ReconcileDeployItems", "DeployItemsReconciled", "All deploy items are reconciled", finishedAt),

@@ -131,9 +131,9 @@ func (b *builder) contextObject() *unstructured.Unstructured {
 // importObject is the DataObject or Target in which Landscaper records
 // the value an installation imported, in the installation's own context.
 func (b *builder) importObject(installation, key string, data any) *unstructured.Unstructured {
-	ctx := InstallationContext(installation)
+	ctx := installationContext(installation)
 	m := meta{
-		name: DataObjectName(ctx, key), namespace: b.opts.Namespace,
+		name: dataObjectName(ctx, key), namespace: b.opts.Namespace,
 		labels: map[string]string{
 			labelDOContext: ctx, labelDOSourceType: "import", labelDOSource: ctx, labelDOKey: key, labelDOJobID: JobID,
 		},
@@ -151,9 +151,9 @@ func (b *builder) importObject(installation, key string, data any) *unstructured
 // installation's export into the context its parent sees.
 func (b *builder) exportObject(installation, context, dataRef string, data any) *unstructured.Unstructured {
 	m := meta{
-		name: DataObjectName(context, dataRef), namespace: b.opts.Namespace,
+		name: dataObjectName(context, dataRef), namespace: b.opts.Namespace,
 		labels: map[string]string{
-			labelDOSourceType: "export", labelDOSource: InstallationContext(installation), labelDOKey: dataRef, labelDOJobID: JobID,
+			labelDOSourceType: "export", labelDOSource: installationContext(installation), labelDOKey: dataRef, labelDOJobID: JobID,
 		},
 		annotations: map[string]string{annDOHash: dataHash(data)},
 		owners:      []owner{{kind: "Installation", name: installation}},
@@ -169,7 +169,7 @@ func (b *builder) exportObject(installation, context, dataRef string, data any) 
 func (b *builder) executionExports(execution string, values object) *unstructured.Unstructured {
 	ctx := "Exec." + execution
 	return newObject("DataObject", meta{
-		name: DataObjectName(ctx, ""), namespace: b.opts.Namespace,
+		name: dataObjectName(ctx, ""), namespace: b.opts.Namespace,
 		labels:      map[string]string{labelDOContext: ctx, labelDOSource: ctx},
 		annotations: map[string]string{annDOHash: dataHash(values)},
 		owners:      []owner{{kind: "Execution", name: execution}},

@@ -4,21 +4,28 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha1" //nolint:gosec // Landscaper names DataObjects and hashes their data with SHA-1; not a security use
-	"encoding/base32"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 )
 
-// Group version and the kinds of Landscaper's objects.
+// Landscaper's API names the fixture shares with the reader
+// (landscaperstate); its DataObject naming too, which names_test pins to
+// values computed independently.
 const (
-	APIVersion = "landscaper.gardener.cloud/v1alpha1"
-	Group      = "landscaper.gardener.cloud"
-	Version    = "v1alpha1"
+	APIVersion   = landscaperstate.APIVersion
+	Group        = landscaperstate.Group
+	Version      = landscaperstate.Version
+	ManifestType = landscaperstate.ManifestType
+	HelmType     = landscaperstate.HelmType
+	// ManifestDeployItemLabel is what Landscaper's manifest deployer puts
+	// on every object it applies; the value is the DeployItem's name.
+	ManifestDeployItemLabel = landscaperstate.ManifestDeployItemLabel
 )
 
 // Labels and annotations Landscaper's controllers set (their names are
@@ -40,39 +47,16 @@ const (
 	labelDOKey        = "data.landscaper.gardener.cloud/key"
 	labelDOJobID      = "data.landscaper.gardener.cloud/jobid"
 	annDOHash         = "data.landscaper.gardener.cloud/hash"
-
-	// ManifestDeployItemLabel is what Landscaper's manifest deployer puts
-	// on every object it applies; the value is the DeployItem's name.
-	ManifestDeployItemLabel = "manifest.deployer.landscaper.gardener.cloud/deployitem"
-)
-
-// Deploy item types.
-const (
-	ManifestType = "landscaper.gardener.cloud/kubernetes-manifest"
-	HelmType     = "landscaper.gardener.cloud/helm"
 )
 
 type object = map[string]any
 
-// dnsSubdomain is the pattern of a name Landscaper keeps as it is when it
-// names a DataObject or Target of the root context.
-var dnsSubdomain = regexp.MustCompile(`^([a-z0-9]|([a-z0-9][a-z0-9.-]*[a-z0-9]))$`)
-
-// DataObjectName is the name Landscaper gives the DataObject (or Target)
-// holding key in an installation context: the key itself in the root
-// context ("") when it is a valid name, else the lower-case unpadded
-// base32 of SHA-1 over "context/key".
-func DataObjectName(context, key string) string {
-	if context == "" && dnsSubdomain.MatchString(key) {
-		return key
-	}
-	sum := sha1.Sum([]byte(context + "/" + key)) //nolint:gosec // Landscaper's naming scheme
-	return base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding).EncodeToString(sum[:])
-}
-
-// InstallationContext is the data context an installation's children
-// (its subinstallations' imports and exports) live in.
-func InstallationContext(installationName string) string { return "Inst." + installationName }
+// dataObjectName and installationContext are Landscaper's naming of
+// the DataObjects and Targets it records data in.
+var (
+	dataObjectName      = landscaperstate.DataObjectName
+	installationContext = landscaperstate.InstallationContext
+)
 
 // dataHash is the hash annotation of a DataObject: hex SHA-1 of its data
 // as Landscaper marshals it (indented by two spaces).
