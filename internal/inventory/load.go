@@ -46,27 +46,38 @@ func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Tar
 		}
 		importName := fmt.Sprintf("inventory-%d", i)
 		for _, it := range rec.Items {
-			in := node(nodes, root, it.installationPath())
-			if in.Targets.Single == nil {
-				in.Targets.Single = map[string]api.Target{}
-			}
-			in.Targets.Single[importName] = targets[i]
-			applied := targets[i]
-			in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
-				ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName}, AppliedTarget: &applied,
-				Config: it.Config, ProviderStatus: it.ProviderStatus, Phase: api.DeployItemPhaseFailed,
-				LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
-			})
+			addRebuilt(nodes, root, importName, targets[i], it)
 		}
 	}
+	return rebuiltSnapshot(nodes, root), nil
+}
+
+// addRebuilt adds a recorded item, found in the cluster of t, to its
+// installation in nodes, with t as its applied target.
+func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string, t api.Target, it Item) {
+	in := node(nodes, root, it.installationPath())
+	if in.Targets.Single == nil {
+		in.Targets.Single = map[string]api.Target{}
+	}
+	in.Targets.Single[importName] = t
+	in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
+		ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName}, AppliedTarget: &t,
+		Config: it.Config, ProviderStatus: it.ProviderStatus, Phase: api.DeployItemPhaseFailed,
+		LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
+	})
+}
+
+// rebuiltSnapshot is the snapshot of the rebuilt nodes in a stable order;
+// nil when there are none.
+func rebuiltSnapshot(nodes map[string]*snapshot.Installation, root string) *snapshot.Snapshot {
 	if len(nodes) == 0 {
-		return nil, nil
+		return nil
 	}
 	for _, in := range nodes {
 		sort.Slice(in.Execution.DeployItems, func(i, j int) bool { return in.Execution.DeployItems[i].ID < in.Execution.DeployItems[j].ID })
 		sort.Slice(in.Subinstallations, func(i, j int) bool { return in.Subinstallations[i].Path < in.Subinstallations[j].Path })
 	}
-	return &snapshot.Snapshot{Version: snapshot.Version, Root: nodes[root]}, nil
+	return &snapshot.Snapshot{Version: snapshot.Version, Root: nodes[root]}
 }
 
 // node returns the installation at path, creating it and its ancestors up

@@ -20,14 +20,19 @@ type Recorder struct {
 	root     string
 	instance string
 
+	// adopt: the job starts from a lost state (AdoptRecorded).
+	adopt bool
+
 	mu       sync.Mutex
 	clusters map[*target.Clients]*parent
+	targets  map[*target.Clients]api.Target // the target each cluster was first reached through
 }
 
 // NewRecorder returns the recorder of a job of root installation root,
 // run by resource instance instance, in the clusters of pool.
 func NewRecorder(pool *target.Pool, root, instance string) *Recorder {
-	return &Recorder{pool: pool, root: root, instance: instance, clusters: map[*target.Clients]*parent{}}
+	return &Recorder{pool: pool, root: root, instance: instance,
+		clusters: map[*target.Clients]*parent{}, targets: map[*target.Clients]api.Target{}}
 }
 
 // Wrap returns reg with every deployer call recorded: Apply waits until
@@ -65,6 +70,7 @@ func (r *Recorder) parentOf(t *api.Target) (*parent, error) {
 	if !ok {
 		p = newParent(clients, r.root, r.instance)
 		r.clusters[clients] = p
+		r.targets[clients] = *t
 	}
 	return p, nil
 }
@@ -107,6 +113,7 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	if p != nil {
 		item.PartOf = p.id
+		item.ProviderStatus = d.r.startingStatus(p, item)
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {

@@ -42,11 +42,11 @@ func (d *providerData) hostOrNil() *hostCluster {
 // deployer calls carry the owning resource instance and are recorded in
 // the installation's inventory (package inventory). finish waits for the
 // inventory's writes; its error is the job's too.
-func (d *providerData) recordedEngine(ctx context.Context, root, instance string) (e *engine.Engine, finish func() error) {
+func (d *providerData) recordedEngine(ctx context.Context, root, instance string) (e *engine.Engine, rec *inventory.Recorder, finish func() error) {
 	e = d.engineFor(ctx)
-	rec := inventory.NewRecorder(d.pool, root, instance)
+	rec = inventory.NewRecorder(d.pool, root, instance)
 	e.Deployers = rec.Wrap(e.Deployers)
-	return e, func() error {
+	return e, rec, func() error {
 		// Also after an interrupt: what was deployed must be recorded.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), inventoryCloseTimeout)
 		defer cancel()
@@ -59,7 +59,10 @@ const inventoryCloseTimeout = 30 * time.Second
 
 // lostState returns the snapshot the installation's inventory records in
 // the clusters of the configuration's target imports: what a job must
-// start from when the state has none (a lost state, an import).
+// start from when the state has none (a lost state, an import). Items
+// deployed to other clusters (through targets a subinstallation exports,
+// or a mapping makes) are found as the job reaches their clusters
+// (inventory.Recorder.AdoptRecorded, settleLostState).
 func (d *providerData) lostState(ctx context.Context, spec engine.RootSpec) (*engine.Snapshot, error) {
 	var targets []api.Target
 	for _, t := range spec.Imports.Targets {
@@ -74,6 +77,25 @@ func (d *providerData) lostState(ctx context.Context, spec engine.RootSpec) (*en
 		}
 	}
 	return inventory.Load(ctx, d.pool, spec.Name, targets)
+}
+
+// settleLostState ends a job that started from a lost state: what the
+// inventories it met record but it did not deploy again is deleted when
+// the job succeeded (a failed job deletes nothing more), and whatever is
+// still deployed is added to snap, so the state records it.
+func settleLostState(ctx context.Context, e *engine.Engine, rec *inventory.Recorder, snap *engine.Snapshot, deleteLeftovers bool) error {
+	left := rec.Settle(snap)
+	if left.Empty() {
+		return nil
+	}
+	var err error
+	if deleteLeftovers {
+		if left, err = e.Delete(ctx, left, engine.DeleteOptions{}); err != nil {
+			err = fmt.Errorf("deleting what the installation inventory records but the blueprint no longer renders: %w", err)
+		}
+	}
+	inventory.Merge(snap, left)
+	return err
 }
 
 // engineOrNil is the engine, nil before Configure ran.
@@ -173,13 +195,20 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		}
 		return nil, err
 	}
-	if prev == nil {
+	lost := prev == nil
+	if lost {
 		if prev, err = d.lostState(ctx, spec); err != nil {
 			return nil, err
 		}
 	}
-	e, finish := d.recordedEngine(ctx, spec.Name, instance)
+	e, rec, finish := d.recordedEngine(ctx, spec.Name, instance)
+	if lost {
+		rec.AdoptRecorded()
+	}
 	snap, jobErr := e.Apply(ctx, spec, prev)
+	if lost {
+		jobErr = errors.Join(jobErr, settleLostState(ctx, e, rec, snap, jobErr == nil))
+	}
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	securityOf(ctx).learnSnapshot(prev, sensitive)
 	securityOf(ctx).learnSnapshot(snap, sensitive)
@@ -216,7 +245,7 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	}
 	securityOf(ctx).trustSnapshot(prev)
 	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
-	e, finish := d.recordedEngine(ctx, prev.Root.Path, instance)
+	e, _, finish := d.recordedEngine(ctx, prev.Root.Path, instance)
 	snap, err := e.Delete(ctx, prev, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	err = errors.Join(err, finish())
 	if snap.Empty() {

@@ -1,0 +1,153 @@
+package inventory
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// clusterTarget is a kubernetes-cluster target of an API server at port;
+// building its clients contacts nothing.
+func clusterTarget(t *testing.T, port string) api.Target {
+	t.Helper()
+	kc := `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:` + port + `", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: c, context: {cluster: c, user: u, namespace: ns}}]
+current-context: c
+`
+	cfg, err := json.Marshal(api.KubernetesClusterConfig{Kubeconfig: kc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.NewTarget("cluster", "", api.KubernetesClusterTargetType, cfg)
+}
+
+// openedParent puts a parent recording items into r's cluster of t, as
+// the job's first call there would have read it.
+func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items ...Item) {
+	t.Helper()
+	clients, err := r.pool.Clients(&tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newParentIn(&slowSecrets{}, "ns", r.root, r.instance)
+	p.opened, p.foreign = true, foreign
+	for _, it := range items {
+		p.items[it.ID] = it
+	}
+	r.clusters[clients], r.targets[clients] = p, tg
+}
+
+func recordedItem(id, typ, status string) Item {
+	return Item{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: typ, ProviderStatus: json.RawMessage(status)}
+}
+
+// After a lost state, an item the job applies without a provider status
+// starts from the one its cluster's parent records (same item, same
+// type); an item with its own status, or of another type, keeps its own;
+// without AdoptRecorded nothing is taken.
+func TestRecorder_startingStatusAfterLostState(t *testing.T) {
+	r := NewRecorder(target.NewPool(), "root", "instance")
+	a := clusterTarget(t, "6443")
+	openedParent(t, r, a, false, recordedItem("root/sub/x", "manifest", `{"objects":["a","b"]}`))
+	p := r.clusters[mustClients(t, r, a)]
+	item := func(typ, status string) deployer.Item {
+		return deployer.Item{ID: "root/sub/x", Name: "x", Type: typ, ProviderStatus: json.RawMessage(status)}
+	}
+	if got := r.startingStatus(p, item("manifest", "")); len(got) != 0 {
+		t.Errorf("without AdoptRecorded: %s", got)
+	}
+	r.AdoptRecorded()
+	for _, tc := range []struct{ typ, own, want string }{
+		{"manifest", "", `{"objects":["a","b"]}`},
+		{"manifest", `{"objects":["a"]}`, `{"objects":["a"]}`},
+		{"helm", "", ""},
+	} {
+		if got := string(r.startingStatus(p, item(tc.typ, tc.own))); got != tc.want {
+			t.Errorf("%s item with status %q starts from %q, want %q", tc.typ, tc.own, got, tc.want)
+		}
+	}
+}
+
+func mustClients(t *testing.T, r *Recorder, tg api.Target) *target.Clients {
+	t.Helper()
+	c, err := r.pool.Clients(&tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Settle after a lost state: an item the job applied to the recording
+// cluster is settled; one it holds but never applied takes the recorded
+// status and cluster; one it no longer renders, and one it now deploys to
+// another cluster, are left over in the cluster they were found in; a
+// foreign parent (a newer instance's) is left alone. Merge puts what is
+// left over into the job's snapshot, under its installation (created
+// when the job no longer has it), never twice.
+func TestRecorder_settleAndMergeAfterLostState(t *testing.T) {
+	r := NewRecorder(target.NewPool(), "root", "instance")
+	r.AdoptRecorded()
+	a, b, c := clusterTarget(t, "6443"), clusterTarget(t, "6444"), clusterTarget(t, "6445")
+	openedParent(t, r, a, false,
+		recordedItem("root/sub/applied", "manifest", `"a1"`),
+		recordedItem("root/sub/unapplied", "manifest", `"a2"`),
+		recordedItem("root/gone/dropped", "manifest", `"a3"`),
+		recordedItem("root/sub/moved", "manifest", `"a4"`))
+	openedParent(t, r, c, true, recordedItem("root/sub/theirs", "manifest", `"c1"`))
+	snap := &snapshot.Snapshot{Version: snapshot.Version, Root: &snapshot.Installation{Path: "root", Name: "root",
+		Subinstallations: []*snapshot.Installation{{Path: "root/sub", Name: "sub", Execution: &snapshot.Execution{DeployItems: []*snapshot.DeployItem{
+			{ID: "root/sub/applied", Name: "applied", Type: "manifest", AppliedTarget: &a, ProviderStatus: json.RawMessage(`"new"`)},
+			{ID: "root/sub/unapplied", Name: "unapplied", Type: "manifest"},
+			{ID: "root/sub/moved", Name: "moved", Type: "manifest", AppliedTarget: &b},
+		}}}}}}
+
+	left := r.Settle(snap)
+
+	items := map[string]*snapshot.DeployItem{}
+	for _, in := range snap.Installations() {
+		if in.Execution != nil {
+			for _, it := range in.Execution.DeployItems {
+				items[it.ID] = it
+			}
+		}
+	}
+	if got := items["root/sub/applied"]; string(got.ProviderStatus) != `"new"` || got.AppliedTarget != &a {
+		t.Errorf("applied item changed: %+v", got)
+	}
+	if got := items["root/sub/unapplied"]; string(got.ProviderStatus) != `"a2"` || got.AppliedTarget == nil || mustClients(t, r, *got.AppliedTarget) != mustClients(t, r, a) {
+		t.Errorf("unapplied item did not take the recorded status and cluster: %+v", got)
+	}
+	var leftIDs []string
+	for _, in := range left.Installations() {
+		for _, it := range in.Execution.DeployItems {
+			leftIDs = append(leftIDs, it.ID)
+			if mustClients(t, r, *it.AppliedTarget) != mustClients(t, r, a) || in.Targets.Single[it.Target.Import].Spec.Type == "" {
+				t.Errorf("left over %s does not target the cluster it was found in", it.ID)
+			}
+		}
+	}
+	if strings.Join(leftIDs, ",") != "root/gone/dropped,root/sub/moved" {
+		t.Fatalf("left over: %v, want the dropped and the moved item", leftIDs)
+	}
+
+	Merge(snap, left)
+	var ids []string
+	for _, in := range snap.Installations() {
+		if in.Execution != nil {
+			for _, it := range in.Execution.DeployItems {
+				ids = append(ids, it.ID)
+			}
+		}
+	}
+	if strings.Join(ids, ",") != "root/sub/applied,root/sub/moved,root/sub/unapplied,root/gone/dropped" {
+		t.Errorf("after Merge the snapshot holds %v", ids)
+	}
+}
