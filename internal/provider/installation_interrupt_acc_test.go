@@ -27,6 +27,16 @@ func (e *accEnv) interruptConfig(schedulable bool) string {
 // selector no node matches, the apply waits for it until the test lets it
 // schedule.
 func (e *accEnv) gatedInstallation(resourceName, deployment string, podSpec ...string) string {
+	return e.gatedInstallationOn(e.targetHCL, e.namespace, resourceName, deployment, podSpec...)
+}
+
+// gatedInstallationOn is gatedInstallation deploying to the target
+// "cluster" of targetHCL, in namespace ("": the target's kubeconfig's).
+func (e *accEnv) gatedInstallationOn(targetHCL, namespace, resourceName, deployment string, podSpec ...string) string {
+	ns := ""
+	if namespace != "" {
+		ns = ", namespace: " + namespace
+	}
 	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Blueprint
 imports:
@@ -44,7 +54,7 @@ deployExecutions:
         apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
         kind: ProviderConfiguration
         manifests:
-        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first, namespace: %[1]s}, data: {a: b}}
+        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first%[1]s}, data: {a: b}}
     - name: %[2]s
       type: landscaper.gardener.cloud/kubernetes-manifest
       target: {import: cluster}
@@ -56,7 +66,7 @@ deployExecutions:
         - manifest:
             apiVersion: apps/v1
             kind: Deployment
-            metadata: {name: %[2]s, namespace: %[1]s}
+            metadata: {name: %[2]s%[1]s}
             spec:
               replicas: 1
               selector: {matchLabels: {app: %[2]s}}
@@ -65,8 +75,8 @@ deployExecutions:
                 spec:
                   %[3]s
                   containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-`, e.namespace, deployment, strings.Join(podSpec, "\n                  "))
-	return e.targetHCL + fmt.Sprintf(`
+`, ns, deployment, strings.Join(podSpec, "\n                  "))
+	return targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" %[1]q {
   name      = %[1]q
   namespace = %[2]q
@@ -80,9 +90,15 @@ resource "landscaper_installation" %[1]q {
 // the job is in the middle of waiting for its readiness.
 func (e *accEnv) waitForDeployment(name string) {
 	e.t.Helper()
+	e.waitForDeploymentIn(e.namespace, name)
+}
+
+// waitForDeploymentIn is waitForDeployment in namespace.
+func (e *accEnv) waitForDeploymentIn(namespace, name string) {
+	e.t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
-		_, err := e.kube.AppsV1().Deployments(e.namespace).Get(context.Background(), name, metav1.GetOptions{})
+		_, err := e.kube.AppsV1().Deployments(namespace).Get(context.Background(), name, metav1.GetOptions{})
 		if err == nil {
 			return
 		}

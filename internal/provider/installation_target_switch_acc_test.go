@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -148,4 +149,94 @@ func TestAccInstallation_targetSwitchFailedJob(t *testing.T) {
 			},
 		},
 	})
+}
+
+// gatedObjectsIn is how many of a gated installation's objects (the
+// ConfigMap "first", the Deployment "slow") exist in namespace.
+func (e *accEnv) gatedObjectsIn(namespace string) int {
+	e.t.Helper()
+	ctx := context.Background()
+	n := 0
+	for _, get := range []func() error{
+		func() error {
+			_, err := e.kube.CoreV1().ConfigMaps(namespace).Get(ctx, "first", metav1.GetOptions{})
+			return err
+		},
+		func() error {
+			_, err := e.kube.AppsV1().Deployments(namespace).Get(ctx, "slow", metav1.GetOptions{})
+			return err
+		},
+	} {
+		switch err := get(); {
+		case err == nil:
+			n++
+		case !apierrors.IsNotFound(err):
+			e.t.Fatal(err)
+		}
+	}
+	return n
+}
+
+// The first apply (the create) is interrupted with Ctrl-C while it waits
+// for a Deployment on the old side; then the target switches to another
+// namespace whose user may act only there. The next apply empties the
+// old side before it deploys to the new one, and destroy empties the new
+// side: nothing is left on either side, no inventory either.
+func TestAccInstallation_targetSwitchAfterInterruptedCreate(t *testing.T) {
+	requireAcc(t)
+	e := newAccEnv(t)
+	nsA, nsB := e.namespace, localcluster.Namespace(t)
+	kubeA := namespacedKubeconfig(t, nsA, "")
+	kubeB := namespacedKubeconfig(t, nsB, e.restrictedToken(nsB))
+	config := func(kubeconfig string, schedulable bool) string {
+		target := fmt.Sprintf(`
+resource "landscaper_target" "cluster" {
+  name       = "cluster"
+  kubeconfig = file(%q)
+}
+`, kubeconfig)
+		podSpec := `nodeSelector: {no-such-node: "true"}`
+		if schedulable {
+			podSpec = "terminationGracePeriodSeconds: 0"
+		}
+		return e.gatedInstallationOn(target, "", "switched", "slow", podSpec)
+	}
+	w := newCLIWorkspace(t, config(kubeA, false))
+
+	cmd, wait := w.start("apply", "-auto-approve", "-input=false")
+	e.waitForDeploymentIn(nsA, "slow")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := wait(); err == nil {
+		t.Fatalf("interrupted apply succeeded:\n%s", out)
+	}
+	if state := w.mustRun("state", "list"); !strings.Contains(state, "landscaper_installation.switched") {
+		t.Fatalf("the interrupted create was not recorded in state:\n%s", state)
+	}
+	if n := e.gatedObjectsIn(nsA); n != 2 {
+		t.Fatalf("the interrupted create left %d objects on the old side, want both to switch away from", n)
+	}
+
+	w.write(config(kubeB, true))
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	if n := e.gatedObjectsIn(nsA); n != 0 {
+		t.Errorf("after the switch %d objects are left on the old side", n)
+	}
+	if n := e.gatedObjectsIn(nsB); n != 2 {
+		t.Errorf("the switch deployed %d of 2 objects to the new side", n)
+	}
+	if p := e.inventoryParent("switched"); p != nil && p.Namespace == nsA {
+		t.Errorf("the old side keeps the inventory %s/%s", p.Namespace, p.Name)
+	}
+
+	w.mustRun("destroy", "-auto-approve", "-input=false")
+	for _, ns := range []string{nsA, nsB} {
+		if n := e.gatedObjectsIn(ns); n != 0 {
+			t.Errorf("destroy left %d objects in %s", n, ns)
+		}
+	}
+	if p := e.inventoryParent("switched"); p != nil {
+		t.Errorf("destroy left the inventory %s/%s", p.Namespace, p.Name)
+	}
 }

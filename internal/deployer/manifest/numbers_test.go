@@ -11,7 +11,7 @@ import (
 func TestDecodeManifests_integersAbove2p53StayExact(t *testing.T) {
 	const big = int64(9007199254740993) // 2^53 + 1
 	objs, err := DecodeManifests("item", []Manifest{{Policy: PolicyManage,
-		Manifest: json.RawMessage(`{"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"}, "spec": {"startingDeadlineSeconds": 9007199254740993}}`),
+		Manifest:             json.RawMessage(`{"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"}, "spec": {"startingDeadlineSeconds": 9007199254740993}}`),
 		PatchAfterDeployment: json.RawMessage(`{"spec": {"suspend": true, "failedJobsHistoryLimit": 9007199254740993}}`)}})
 	if err != nil {
 		t.Fatal(err)
