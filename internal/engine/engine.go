@@ -142,7 +142,15 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	j := job.New(ctx, uuid.NewString(), e.registry(), parallelism, backoff, grace, e.Log)
+	// Job IDs are UUIDv7, ordered by time like instance IDs
+	// (deployer.NewInstance): a destroy that lost its instance bounds
+	// what it may delete by its last job's ID, as every newer instance
+	// was made after that job.
+	id, err := uuid.NewV7()
+	if err != nil { // only when the random source fails
+		id = uuid.New()
+	}
+	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, grace, e.Log)
 	j.Clusters = e.Clusters
 	return j
 }

@@ -64,19 +64,48 @@ const inventoryCloseTimeout = 30 * time.Second
 // or a mapping makes) are found as the job reaches their clusters
 // (inventory.Recorder.AdoptRecorded, settleLostState).
 func (d *providerData) lostState(ctx context.Context, spec engine.RootSpec) (*engine.Snapshot, error) {
+	return d.inventoryThrough(ctx, spec.Name, spec.Imports)
+}
+
+// inventoryThrough loads root's inventory from the clusters of imports'
+// targets.
+func (d *providerData) inventoryThrough(ctx context.Context, root string, imports blueprint.Imports) (*engine.Snapshot, error) {
 	var targets []api.Target
-	for _, t := range spec.Imports.Targets {
+	for _, t := range imports.Targets {
 		targets = append(targets, t)
 	}
-	for _, l := range spec.Imports.TargetLists {
+	for _, l := range imports.TargetLists {
 		targets = append(targets, l...)
 	}
-	for _, m := range spec.Imports.TargetMaps {
+	for _, m := range imports.TargetMaps {
 		for _, t := range m {
 			targets = append(targets, t)
 		}
 	}
-	return inventory.Load(ctx, d.pool, spec.Name, targets)
+	return inventory.Load(ctx, d.pool, root, targets)
+}
+
+// taintedState is what the destroy of a replaced tainted instance must
+// delete: it arrives without its private data (lostSnapshotError), so
+// without snapshot and instance, but its state still has the target
+// imports it deployed through, where its inventory records what it
+// deployed. Its last job's ID stands in for the instance: job and
+// instance IDs are UUIDv7, so everything a newer instance (the
+// create_before_destroy replacement) adopted carries a later ID and is
+// left alone (deployer.AdoptedBy).
+func (d *providerData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, error) {
+	hcl, _, err := hclForm(ctx, m)
+	if err != nil {
+		return nil, "", err
+	}
+	imports, err := readImports(ctx, hcl, d.host)
+	if err != nil && len(imports.Targets)+len(imports.TargetLists)+len(imports.TargetMaps) == 0 {
+		// Only the targets matter here: a data import that cannot be
+		// read any more must not block the replacement.
+		return nil, "", fmt.Errorf("reading the target imports of the failed installation %s from its state: %w", rootName(m), err)
+	}
+	snap, err := d.inventoryThrough(ctx, rootName(m), imports)
+	return snap, m.JobID.ValueString(), err
 }
 
 // settleLostState ends a job that started from a lost state: what the
@@ -241,7 +270,12 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 		if withoutUninstall {
 			return nil, nil // only forgetting was asked for
 		}
-		return nil, lostSnapshotError(ctx, m)
+		if err := lostSnapshotError(ctx, m); err != nil || !replacedTainted(m) {
+			return nil, err
+		}
+		if prev, instance, err = d.taintedState(ctx, m); err != nil || prev.Empty() {
+			return nil, err
+		}
 	}
 	securityOf(ctx).trustSnapshot(prev)
 	securityOf(ctx).learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
@@ -274,14 +308,14 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 			"nothing was deleted. Run terraform apply first and destroy then, or run terraform state rm to forget the "+
 			"installation and leave its objects", rootName(m))
 	}
-	if m.Phase.ValueString() == string(api.InstallationPhaseFailed) {
+	if replacedTainted(m) {
 		// When a tainted instance (a failed create) is replaced, its
 		// destroy arrives without its snapshot: Terraform plans the
 		// replacement as if nothing existed and passes that plan's
 		// (empty) private data to the destroy half. (A plain destroy of
-		// the tainted instance gets its private data.) The replacement
-		// takes the objects over through their labels and the inventory;
-		// failing here would block every such replacement.
+		// the tainted instance gets its private data.) Its inventory
+		// says what it deployed (taintedState); failing here would block
+		// every such replacement.
 		return nil
 	}
 	rows, ok := stateRows(ctx, m.DeployItems)
@@ -297,6 +331,13 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 		"with its private data from a backup and destroy again, or set delete_without_uninstall = true (or run "+
 		"terraform state rm) to forget the installation and remove its objects yourself",
 		rootName(m), len(rows), strings.Join(ids, ", "))
+}
+
+// replacedTainted reports whether m, without a snapshot, is the destroy
+// half of a replaced tainted instance: only a failed job leaves phase
+// Failed in a state whose private data Terraform then drops.
+func replacedTainted(m installationModel) bool {
+	return m.Phase.ValueString() == string(api.InstallationPhaseFailed)
 }
 
 // drift returns the drifted deploy items by "<installation>/<name>". The
