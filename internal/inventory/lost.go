@@ -31,11 +31,19 @@ func (r *Recorder) startingStatus(p *parent, item deployer.Item) json.RawMessage
 		return item.ProviderStatus
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if rec, ok := p.items[item.ID]; ok && rec.Type == item.Type {
+	e, ok := p.items[item.ID]
+	p.mu.Unlock()
+	if rec, err := e.item(); ok && err == nil && rec.Type == item.Type {
 		return rec.ProviderStatus
 	}
 	return item.ProviderStatus
+}
+
+// item decodes the recorded item back.
+func (e entry) item() (Item, error) {
+	var it Item
+	err := json.Unmarshal(e.raw, &it)
+	return it, err
 }
 
 // Settle compares, after a job that started from a lost state, what the
@@ -72,7 +80,11 @@ func (r *Recorder) Settle(s *snapshot.Snapshot) *snapshot.Snapshot {
 		t := r.targets[clients]
 		importName := fmt.Sprintf("leftover-%d", i)
 		i++
-		for _, rec := range p.items {
+		for _, e := range p.items {
+			rec, err := e.item()
+			if err != nil {
+				continue // written by this process from a valid Item: cannot happen
+			}
 			it := items[rec.ID]
 			switch {
 			case it != nil && it.AppliedTarget == nil && it.Type == rec.Type:

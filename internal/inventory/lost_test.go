@@ -40,7 +40,11 @@ func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items 
 	p := newParentIn(&slowSecrets{}, "ns", r.root, r.instance)
 	p.opened, p.foreign = true, foreign
 	for _, it := range items {
-		p.items[it.ID] = it
+		e, err := newEntry(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.items[it.ID] = e
 	}
 	r.clusters[clients], r.targets[clients] = p, tg
 }
