@@ -30,7 +30,7 @@ func Read(ctx context.Context, client dynamic.Interface, namespace, name string)
 	if parent := root.Metadata.Labels[labelEncompassedBy]; parent != "" {
 		return nil, fmt.Errorf("Installation %s/%s is a subinstallation of %q: read its root Installation", namespace, name, parent)
 	}
-	r := &reader{h: h, namespace: namespace, records: indexRecords(h)}
+	r := &reader{h: h, namespace: namespace, records: indexRecords(h), visited: map[string]bool{}}
 	inst, err := r.installation(root, "")
 	if err != nil {
 		return nil, err
@@ -69,6 +69,9 @@ type reader struct {
 	// secretNames are the Secrets to read; deferred fill in what needs them.
 	secretNames []string
 	deferred    []func(map[string]secretData) error
+	// visited are the Installations already in the tree: a cache or label
+	// that leads back to one would otherwise recurse without end.
+	visited map[string]bool
 }
 
 func (r *reader) needSecret(name string, fill func(map[string]secretData) error) {
@@ -78,6 +81,10 @@ func (r *reader) needSecret(name string, fill func(map[string]secretData) error)
 
 func (r *reader) installation(w *wireInstallation, specName string) (*Installation, error) {
 	ref := w.Metadata.ref("Installation")
+	if r.visited[ref.Name] {
+		return nil, fmt.Errorf("%s is its own ancestor (status.subInstCache or the %s label loops)", ref, labelEncompassedBy)
+	}
+	r.visited[ref.Name] = true
 	r.objects = append(r.objects, ref)
 	inst := &Installation{
 		ObjectRef: ref, SpecName: specName,

@@ -55,6 +55,9 @@ func TestRead_Errors(t *testing.T) {
 		{"dangling subinstallation", edited(t, "Installation", fixture.RootName, func(u *unstructured.Unstructured) {
 			set(t, u, []any{map[string]any{"specName": "web", "objectName": "web-zzzzz"}}, "status", "subInstCache", "activeSubs")
 		}), fixture.RootName, `status.subInstCache.activeSubs[0]: Installation "web-zzzzz" not found`},
+		{"subinstallation loop", edited(t, "Installation", fixture.SubName, func(u *unstructured.Unstructured) {
+			set(t, u, []any{map[string]any{"specName": "again", "objectName": fixture.RootName}}, "status", "subInstCache", "activeSubs")
+		}), fixture.RootName, "Installation landscape/shop is its own ancestor"},
 		{"template without item", edited(t, "Execution", fixture.RootName, func(u *unstructured.Unstructured) {
 			set(t, u, nil, "status", "deployItemCache")
 			set(t, u, nil, "spec", "deployItemsCompressed")
@@ -215,4 +218,53 @@ func TestLandscape_Settled(t *testing.T) {
 	if strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("quotes lastError: %v", err)
 	}
+}
+
+// Whatever field of whatever object is missing or of another type, Read
+// returns a landscape or an error; it never panics.
+func TestRead_NoPanicOnDamagedObjects(t *testing.T) {
+	base := fixtureLandscape()
+	for i, obj := range base.Host {
+		for _, path := range fieldPaths(obj.Object, nil, 3) {
+			for _, replacement := range []any{nil, int64(7)} {
+				objs := append([]*unstructured.Unstructured{}, base.Host...)
+				target := obj.DeepCopy()
+				objs[i] = target
+				if replacement == nil {
+					unstructured.RemoveNestedField(target.Object, path...)
+				} else if setAt(target.Object, path, replacement) != nil {
+					continue
+				}
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("%s %s, %v = %#v: panic %v", obj.GetKind(), obj.GetName(), path, replacement, p)
+						}
+					}()
+					_, _ = landscaperstate.Read(context.Background(), fakeHost(objs), hostNS, fixture.RootName)
+				}()
+			}
+		}
+	}
+}
+
+// fieldPaths lists the paths into m down to depth, apiVersion, kind and
+// name excepted (the fake API server needs them).
+func fieldPaths(m map[string]any, prefix []string, depth int) [][]string {
+	var out [][]string
+	for k, v := range m {
+		if len(prefix) == 0 && (k == "apiVersion" || k == "kind") || len(prefix) == 1 && prefix[0] == "metadata" && (k == "name" || k == "namespace") {
+			continue
+		}
+		p := append(append([]string{}, prefix...), k)
+		out = append(out, p)
+		if sub, ok := v.(map[string]any); ok && depth > 1 {
+			out = append(out, fieldPaths(sub, p, depth-1)...)
+		}
+	}
+	return out
+}
+
+func setAt(m map[string]any, path []string, v any) error {
+	return unstructured.SetNestedField(m, v, path...)
 }
