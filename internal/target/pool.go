@@ -44,7 +44,10 @@ type Pool struct {
 
 	mu      sync.Mutex
 	clients map[[sha256.Size]byte]*Clients
-	trusted map[[sha256.Size]byte]bool
+	// byConfig finds the clients of a target with an inline kubeconfig by
+	// its config as given (Clients).
+	byConfig map[string]*Clients
+	trusted  map[[sha256.Size]byte]bool
 	// fromProvider and allowedRefs: provider_kubeconfigs.go.
 	fromProvider map[string]string
 	allowedRefs  map[providerRef]bool
@@ -67,7 +70,7 @@ func WithRateLimit(qps float32, burst int) Option {
 
 // NewPool returns an empty pool.
 func NewPool(opts ...Option) *Pool {
-	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, trusted: map[[sha256.Size]byte]bool{}}
+	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, byConfig: map[string]*Clients{}, trusted: map[[sha256.Size]byte]bool{}}
 	for _, o := range opts {
 		o(p)
 	}
@@ -97,6 +100,21 @@ type Clients struct {
 // error of the first request, while a target that can never work is a
 // terminal error here. Errors never contain the kubeconfig.
 func (p *Pool) Clients(t *api.Target) (*Clients, error) {
+	// Every deployer call asks, several times: a target that carries its
+	// kubeconfig is found by its config as given, without decoding it.
+	inline := t != nil && t.Spec.Type == api.KubernetesClusterTargetType
+	if inline {
+		_, fromProvider := providerReference(*t)
+		inline = !fromProvider
+	}
+	if inline {
+		p.mu.Lock()
+		c, ok := p.byConfig[string(t.Spec.Config)]
+		p.mu.Unlock()
+		if ok {
+			return c, nil
+		}
+	}
 	kubeconfig, err := p.kubeconfigOf(t)
 	if err != nil {
 		return nil, err
@@ -104,14 +122,16 @@ func (p *Pool) Clients(t *api.Target) (*Clients, error) {
 	key := sha256.Sum256([]byte(kubeconfig))
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if c, ok := p.clients[key]; ok {
-		return c, nil
+	c, ok := p.clients[key]
+	if !ok {
+		if c, err = p.build(t.Metadata.Name, kubeconfig, p.trusted[key] || p.allowUntrusted); err != nil {
+			return nil, err
+		}
+		p.clients[key] = c
 	}
-	c, err := p.build(t.Metadata.Name, kubeconfig, p.trusted[key] || p.allowUntrusted)
-	if err != nil {
-		return nil, err
+	if inline {
+		p.byConfig[string(t.Spec.Config)] = c
 	}
-	p.clients[key] = c
 	return c, nil
 }
 

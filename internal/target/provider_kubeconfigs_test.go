@@ -64,3 +64,20 @@ func TestProviderKubeconfig_Trusted(t *testing.T) {
 		t.Error("a provider-block kubeconfig is not trusted")
 	}
 }
+
+// TestProviderKubeconfig_NotFoundByInlineConfig: clients found by an inline
+// target's config are never handed to a target that refers to the
+// provider's kubeconfigs with the same config, which must pass its own
+// check.
+func TestProviderKubeconfig_NotFoundByInlineConfig(t *testing.T) {
+	p := NewPool(WithProviderKubeconfigs(map[string]string{"cluster": kubeconfig}))
+	inline := targetWith(t, kubeconfig)
+	if _, err := p.Clients(inline); err != nil {
+		t.Fatal(err)
+	}
+	forged := providerTarget("cluster", "guessed")
+	forged.Spec.Config = inline.Spec.Config
+	if _, err := p.Clients(&forged); err == nil || !strings.Contains(err.Error(), "not a target of this configuration") {
+		t.Fatalf("Clients(forged reference with an inline target's config) = %v, want it refused", err)
+	}
+}
