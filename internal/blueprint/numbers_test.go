@@ -40,7 +40,9 @@ func numberBlueprint(t *testing.T, typ, tmpl, export string) *Blueprint {
 
 // Integers above 2^53 keep every digit through rendering: the template
 // values, the deploy item configs, export executions over deploy item
-// exports, and data mappings, with GoTemplate and Spiff alike.
+// exports, and data mappings, with GoTemplate and Spiff alike; a
+// json.Number (as the snapshot decodes) compares in GoTemplate like the
+// int64 Terraform gives.
 func TestRender_integersAbove2p53StayExact(t *testing.T) {
 	templates := map[string][2]string{
 		"GoTemplate": {`deployItems:
@@ -51,6 +53,7 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
     json: {{ toJson .imports.v }}
     list: {{ index .imports.v.l 0 }}
     whole: {{ .imports.v | toYaml | nindent 6 }}
+    compared: {{ if gt .imports.v.n 1 }}{{ .imports.v.n }}{{ end }}
 `, `exports:
   out:
     item: {{ .deployitems.item.n }}

@@ -34,7 +34,7 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 	}
 	values := make(map[string]any, len(req.Values)+1)
 	for k, v := range req.Values {
-		values[k] = v
+		values[k], _ = templateNumbers(v)
 	}
 	if req.WithState {
 		state, err := decodeState(req.State)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -78,4 +80,44 @@ func exactNumber(n json.Number) any {
 		return f
 	}
 	return n
+}
+
+// templateNumbers is v with every json.Number (values decoded from the
+// snapshot keep their numbers so) replaced by exactNumber, copying only
+// the maps and lists that hold one; changed says whether it replaced any.
+// GoTemplate's comparisons refuse a json.Number next to an int
+// ("incompatible types"): a value must not behave differently for coming
+// from the previous job.
+func templateNumbers(v any) (out any, changed bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return exactNumber(x), true
+	case map[string]any:
+		var m map[string]any
+		for k, e := range x {
+			if n, ok := templateNumbers(e); ok {
+				if m == nil {
+					m = maps.Clone(x)
+				}
+				m[k] = n
+			}
+		}
+		if m != nil {
+			return m, true
+		}
+	case []any:
+		var l []any
+		for i, e := range x {
+			if n, ok := templateNumbers(e); ok {
+				if l == nil {
+					l = slices.Clone(x)
+				}
+				l[i] = n
+			}
+		}
+		if l != nil {
+			return l, true
+		}
+	}
+	return v, false
 }
