@@ -23,6 +23,13 @@
 #             processes' peak resident memory during each. SCALE_TFVARS
 #             adds lines to its terraform.tfvars (e.g. 'parallelism = 10',
 #             'cluster_qps = 200'); SCALE_ONLY=100|1000|50x20 runs one.
+#             Besides wall time it reports CPU time: user + system of
+#             terraform and every provider process it started, which a
+#             loaded machine disturbs far less than wall time.
+#             BASE_REV=<git revision> also builds the provider at that
+#             revision and runs each apply / plan / destroy triple with it
+#             in turns with this tree's, printing this/base ratios taken
+#             pair by pair (a machine that slows down moves both).
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
@@ -64,6 +71,15 @@ cat >"$provider_dir/terraform-provider-landscaper" <<'WRAP'
 exec /usr/bin/time -f %M -a -o "$PROVIDER_RSS_LOG" "$0.bin" "$@"
 WRAP
 chmod +x "$provider_dir/terraform-provider-landscaper"
+# BASE_REV: the same, built from that revision's tree, in its own folder.
+base_dir="$bench_dir/base"
+BASE_REV=${BASE_REV:-}
+if [ -n "$BASE_REV" ]; then
+	rm -rf "$base_dir" && mkdir -p "$base_dir/src"
+	git archive "$BASE_REV" | tar -x -C "$base_dir/src"
+	(cd "$base_dir/src" && go build -trimpath -ldflags "-s -w" -o "$base_dir/terraform-provider-landscaper.bin" .)
+	cp "$provider_dir/terraform-provider-landscaper" "$base_dir/terraform-provider-landscaper"
+fi
 
 # dev_overrides: Terraform uses the binary just built, offline, no init.
 export TF_CLI_CONFIG_FILE="$bench_dir/terraformrc" TF_IN_AUTOMATION=1
@@ -84,6 +100,8 @@ provider_installation {
   direct {}
 }
 TFRC
+ours_rc=$TF_CLI_CONFIG_FILE base_rc="$bench_dir/terraformrc-base"
+sed "s#\"$provider_dir\"#\"$base_dir\"#" "$ours_rc" >"$base_rc"
 
 run_id="$(date -u +%Y%m%d%H%M%S)-$$"
 work="$bench_dir/work/$run_id"
@@ -253,40 +271,66 @@ bench_helm() {
 # peak_rss: the largest provider peak (MiB) logged since the log was cleared.
 peak_rss() { awk '/^[0-9]+$/ && $1 > m {m = $1} END {printf "%.0f", m/1024}' "$PROVIDER_RSS_LOG" 2>/dev/null || echo 0; }
 
+# measure ARGS...: runs terraform ARGS in the current workload; sets WALL
+# (seconds), CPU (user + system seconds of terraform and the provider
+# processes it started and waited for) and RSS (the largest provider peak
+# resident set, MiB). Fails as terraform does.
+measure() {
+	local t
+	: >"$PROVIDER_RSS_LOG"
+	t=$(now)
+	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -input=false -no-color >"$work/terraform.log" 2>&1 || return
+	WALL=$(elapsed "$t")
+	CPU=$(awk '{printf "%.2f", $1 + $2}' "$work/time")
+	RSS=$(peak_rss)
+}
+
 # bench_scale_one N INSTALLATIONS: SCALE_RUNS apply / no-op plan / destroy
-# triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps.
+# triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps;
+# with BASE_REV, each triple is followed by the same with the base build.
 bench_scale_one() {
-	local n=$1 inst=$2 total=$(($1 * $2)) i t apply="" plan="" destroy="" rss_a=0 rss_p=0 rss_d=0 r
+	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours)
+	declare -A wall cpu rss
+	[ -z "$BASE_REV" ] || variants+=(base)
 	workload scale "$n" "$inst"
 	for ((i = 0; i <= ${SCALE_RUNS:-3}; i++)); do
-		: >"$PROVIDER_RSS_LOG"
-		t=$(now)
-		tf apply -auto-approve || { echo "apply of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; }
-		((i == 0)) || apply+="$(elapsed "$t")"$'\n'
-		r=$(peak_rss) && ((r <= rss_a)) || rss_a=$r
-		expect_configmaps "$total"
-		: >"$PROVIDER_RSS_LOG"
-		t=$(now)
-		tf plan -detailed-exitcode || { echo "a no-op plan of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; }
-		((i == 0)) || plan+="$(elapsed "$t")"$'\n'
-		r=$(peak_rss) && ((r <= rss_p)) || rss_p=$r
-		: >"$PROVIDER_RSS_LOG"
-		t=$(now)
-		tf destroy -auto-approve || { echo "destroy of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; }
-		((i == 0)) || destroy+="$(elapsed "$t")"$'\n'
-		r=$(peak_rss) && ((r <= rss_d)) || rss_d=$r
-		expect_configmaps 0
+		for v in "${variants[@]}"; do
+			export TF_CLI_CONFIG_FILE=$ours_rc
+			[ "$v" = ours ] || TF_CLI_CONFIG_FILE=$base_rc
+			for step in apply plan destroy; do
+				case $step in
+				apply) measure apply -auto-approve || { echo "apply ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+				plan) measure plan -detailed-exitcode || { echo "a no-op plan ($v) of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; } ;;
+				destroy) measure destroy -auto-approve || { echo "destroy ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+				esac
+				case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
+				((i > 0)) || continue
+				wall[$v.$step]+="$WALL"$'\n' cpu[$v.$step]+="$CPU"$'\n'
+				((RSS <= ${rss[$v.$step]:-0})) || rss[$v.$step]=$RSS
+			done
+		done
 	done
-	local what="$inst x $n"
-	((inst > 1)) || what="N = $n"
-	echo "| S: $what ConfigMaps: apply | $(printf '%s' "$apply" | stats) | $rss_a MiB |"
-	echo "| S: $what: no-op plan | $(printf '%s' "$plan" | stats) | $rss_p MiB |"
-	echo "| S: $what: destroy | $(printf '%s' "$destroy" | stats) | $rss_d MiB |"
+	export TF_CLI_CONFIG_FILE=$ours_rc
+	what="$inst x $n ConfigMaps"
+	((inst > 1)) || what="N = $n ConfigMaps"
+	for step in apply plan destroy; do
+		local label="S: $what: $step"
+		[ "$step" != plan ] || label="S: $what: no-op plan"
+		for v in "${variants[@]}"; do
+			echo "| $label ($v) | $(printf '%s' "${wall[$v.$step]}" | stats) | $(printf '%s' "${cpu[$v.$step]}" | stats) | ${rss[$v.$step]:-0} MiB |"
+		done
+		[ -z "$BASE_REV" ] || echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[base.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[base.$step]}") | |"
+	done
+}
+
+# ratios A B: "min / median / max" of A[i]/B[i] over two lists of numbers.
+ratios() {
+	paste <(printf '%s' "$1") <(printf '%s' "$2") | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | stats | sed 's/ s//g'
 }
 
 bench_scale() {
-	echo "| command | min / median / max of ${SCALE_RUNS:-3} runs (wall) | provider peak RSS |"
-	echo "|---|---|---|"
+	echo "| command | wall: min / median / max of ${SCALE_RUNS:-3} runs | CPU (terraform + provider) | provider peak RSS |"
+	echo "|---|---|---|---|"
 	case ${SCALE_ONLY:-all} in 100 | all) bench_scale_one 100 1 ;; esac
 	case ${SCALE_ONLY:-all} in 1000 | all) bench_scale_one 1000 1 ;; esac
 	case ${SCALE_ONLY:-all} in 50x20 | all) bench_scale_one 20 50 ;; esac
