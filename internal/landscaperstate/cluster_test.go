@@ -80,6 +80,19 @@ func TestRead_FromCluster(t *testing.T) {
 		t.Errorf("Helm release records of %s: %v, %v", cache.Helm.Name, err, secrets)
 	}
 
+	// Owner references carry the owners' UIDs, as the garbage collector needs.
+	uids := map[string]string{}
+	for _, o := range installed.Host {
+		uids[o.GetKind()+"/"+o.GetName()] = string(o.GetUID())
+	}
+	for _, o := range installed.Host {
+		for _, ref := range o.GetOwnerReferences() {
+			if want := uids[ref.Kind+"/"+ref.Name]; want == "" || string(ref.UID) != want {
+				t.Errorf("%s %s: owner %s %s with UID %s, the owner has %q", o.GetKind(), o.GetName(), ref.Kind, ref.Name, ref.UID, want)
+			}
+		}
+	}
+
 	// Every object Landscaper made is accounted for; the user's objects are not.
 	listed := map[string]bool{}
 	for _, o := range land.Objects {

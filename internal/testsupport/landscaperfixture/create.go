@@ -2,7 +2,9 @@ package landscaperfixture
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,39 +101,90 @@ func resourceOf(kind string) string {
 	panic("landscaperfixture: no resource for " + kind)
 }
 
-// createHost creates the host objects in order, owners first: each
-// owner reference gets its owner's UID, each manifest deploy item's
-// managed resource the UID of the object deployed; then the status.
+// createHost creates the host objects, owners before what they own and
+// the objects of one generation in parallel: each owner reference gets
+// its owner's UID, each manifest deploy item's managed resource the UID
+// of the object deployed; then the status.
 func createHost(ctx context.Context, client dynamic.Interface, l *Landscape, deployedUIDs map[string]string) error {
 	owners := map[string]string{} // placeholder → UID
-	for i, obj := range l.Host {
-		obj = obj.DeepCopy()
-		refs := obj.GetOwnerReferences()
-		for j := range refs {
-			uid, ok := owners[string(refs[j].UID)]
-			if !ok {
-				return fmt.Errorf("%s %s: owner %s %s is created after it", obj.GetKind(), obj.GetName(), refs[j].Kind, refs[j].Name)
+	for _, generation := range generations(l.Host) {
+		created := make([]*unstructured.Unstructured, len(generation))
+		errs := make([]error, len(generation))
+		var wg sync.WaitGroup
+		for j, i := range generation {
+			obj := l.Host[i].DeepCopy()
+			refs := obj.GetOwnerReferences()
+			for k := range refs {
+				refs[k].UID = types.UID(owners[string(refs[k].UID)])
 			}
-			refs[j].UID = types.UID(uid)
+			obj.SetOwnerReferences(refs)
+			fillManagedUIDs(obj, deployedUIDs)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				created[j], errs[j] = createOne(ctx, client, obj)
+			}()
 		}
-		obj.SetOwnerReferences(refs)
-		fillManagedUIDs(obj, deployedUIDs)
-		status, hasStatus := obj.Object["status"]
-		res := client.Resource(GVR(obj.GetKind())).Namespace(obj.GetNamespace())
-		created, err := res.Create(ctx, obj, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating %s %s: %w", obj.GetKind(), obj.GetName(), err)
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
 		}
-		if hasStatus {
-			created.Object["status"] = status
-			if created, err = res.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-				return fmt.Errorf("writing the status of %s %s: %w", obj.GetKind(), obj.GetName(), err)
-			}
+		for j, i := range generation {
+			owners[placeholderUID(created[j].GetKind(), created[j].GetName())] = string(created[j].GetUID())
+			l.Host[i] = created[j]
 		}
-		owners[placeholderUID(obj.GetKind(), obj.GetName())] = string(created.GetUID())
-		l.Host[i] = created
 	}
 	return nil
+}
+
+// createOne creates obj and then writes its status, if it has one.
+func createOne(ctx context.Context, client dynamic.Interface, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	status, hasStatus := obj.Object["status"]
+	res := client.Resource(GVR(obj.GetKind())).Namespace(obj.GetNamespace())
+	created, err := res.Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("creating %s %s: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	if hasStatus {
+		created.Object["status"] = status
+		if created, err = res.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			return nil, fmt.Errorf("writing the status of %s %s: %w", obj.GetKind(), obj.GetName(), err)
+		}
+	}
+	return created, nil
+}
+
+// generations groups the objects' indexes: first those without owners,
+// then those whose owners are all in earlier groups, and so on.
+func generations(objs []*unstructured.Unstructured) [][]int {
+	level := map[string]int{}
+	var out [][]int
+	for placed := 0; placed < len(objs); {
+		var next []int
+		for i, o := range objs {
+			if _, done := level[o.GetKind()+"/"+o.GetName()]; done {
+				continue
+			}
+			ready := true
+			for _, ref := range o.GetOwnerReferences() {
+				if l, ok := level[ref.Kind+"/"+ref.Name]; !ok || l == len(out) {
+					ready = false
+				}
+			}
+			if ready {
+				next = append(next, i)
+			}
+		}
+		if len(next) == 0 {
+			panic("landscaperfixture: an owner that is not in the landscape")
+		}
+		for _, i := range next {
+			level[objs[i].GetKind()+"/"+objs[i].GetName()] = len(out)
+		}
+		out = append(out, next)
+		placed += len(next)
+	}
+	return out
 }
 
 // fillManagedUIDs sets the UIDs of a manifest deploy item's managed
