@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -81,8 +79,10 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 	if err != nil {
 		return nil, fmt.Errorf("reading Landscaper's Installation %s/%s: %w", namespace, name, err)
 	}
-	if err := landscapeSettled(landscape); err != nil {
-		return nil, err
+	if err := landscape.Settled(); err != nil {
+		// What an unfinished landscape records may not be what is deployed.
+		return nil, fmt.Errorf("Landscaper has not finished Installation %s/%s; only an installation Landscaper installed "+
+			"successfully can be imported (let it reconcile, then import again): %w", namespace, name, err)
 	}
 	// The configuration is the Installation manifest alone: its
 	// DataObjects and Targets stay on the host cluster and are read from
@@ -128,32 +128,4 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 	}
 	scrubOutcome(ctx, out)
 	return &migration{model: m, outcome: out, differing: differing}, nil
-}
-
-// landscapeSettled refuses a landscape Landscaper is still working on:
-// what it records would not be what is deployed.
-func landscapeSettled(l *landscaperstate.Landscape) error {
-	var problems []string
-	l.Root.Walk(func(inst *landscaperstate.Installation) {
-		if inst.Phase != string(api.InstallationPhaseSucceeded) || inst.JobID != inst.JobIDFinished {
-			problems = append(problems, fmt.Sprintf("%s is in phase %q (job %s, finished %s)", inst.ObjectRef, inst.Phase, inst.JobID, inst.JobIDFinished))
-		}
-		if inst.Execution == nil {
-			return
-		}
-		for _, o := range inst.Execution.Orphaned {
-			problems = append(problems, fmt.Sprintf("%s has DeployItem %s that no template renders any more", inst.Execution.ObjectRef, o))
-		}
-		for _, di := range inst.Execution.DeployItems {
-			if di.Phase != string(api.DeployItemPhaseSucceeded) {
-				problems = append(problems, fmt.Sprintf("%s (deploy item %q) is in phase %q", di.ObjectRef, di.Name, di.Phase))
-			}
-		}
-	})
-	if len(problems) == 0 {
-		return nil
-	}
-	sort.Strings(problems)
-	return fmt.Errorf("Landscaper has not finished Installation %s; only an installation that Landscaper installed successfully can be imported "+
-		"(let it reconcile, then import again):\n- %s", l.Root.ObjectRef, strings.Join(problems, "\n- "))
 }

@@ -70,23 +70,3 @@ func TestAdoption_MatchesItemsByID(t *testing.T) {
 		t.Error("Delete during adoption succeeded")
 	}
 }
-
-// TestLandscapeSettled: a landscape Landscaper is still working on is
-// refused, naming every unfinished object.
-func TestLandscapeSettled(t *testing.T) {
-	l := migrationLandscape()
-	if err := landscapeSettled(l); err != nil {
-		t.Fatalf("settled landscape refused: %v", err)
-	}
-	l.Root.Subinstallations[0].JobIDFinished = "old"
-	l.Root.Execution.DeployItems[0].Phase = "Failed"
-	l.Root.Execution.Orphaned = []string{"shop-gone-x9"}
-	l.Root.Execution.ObjectRef = landscaperstate.ObjectRef{Kind: "Execution", Namespace: "ls", Name: "shop"}
-	err := landscapeSettled(l)
-	for _, want := range []string{`Installation ls/web-q8 is in phase "Succeeded" (job j, finished old)`, `DeployItem ls/shop-a-x1 (deploy item "a") is in phase "Failed"`,
-		"Execution ls/shop has DeployItem shop-gone-x9 that no template renders any more"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error %v lacks %q", err, want)
-		}
-	}
-}
