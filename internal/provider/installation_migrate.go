@@ -81,7 +81,7 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 	}
 	if err := landscape.Settled(); err != nil {
 		// What an unfinished landscape records may not be what is deployed.
-		return nil, fmt.Errorf("Landscaper has not finished Installation %s/%s; only an installation Landscaper installed "+
+		return nil, fmt.Errorf("the Landscaper Installation %s/%s is not finished; only an installation Landscaper installed "+
 			"successfully can be imported (let it reconcile, then import again): %w", namespace, name, err)
 	}
 	// The configuration is the Installation manifest alone: its

@@ -70,7 +70,7 @@ func (a *adoption) unadopted() error {
 		return nil
 	}
 	sort.Strings(left)
-	return fmt.Errorf("Landscaper deployed items that the Installation, rendered by this provider, does not: %s; "+
+	return fmt.Errorf("the Installation, rendered by this provider, does not render what Landscaper deployed for %s; "+
 		"nothing was imported, so nothing they deployed is orphaned", strings.Join(left, ", "))
 }
 

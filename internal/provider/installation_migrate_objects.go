@@ -100,14 +100,11 @@ func (h *hostCluster) readLandscaperObject(ctx context.Context, ref landscaperya
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return "", fmt.Errorf("%s %s/%s on the host cluster: not a Landscaper %s", ref.Kind, namespace, ref.Name, ref.Kind)
 	}
-	doc := map[string]any{
-		"apiVersion": landscaperyaml.APIVersion, "kind": ref.Kind,
-		"metadata": map[string]any{"name": obj.Metadata.Name, "namespace": obj.Metadata.Namespace},
-	}
+	meta := map[string]any{"name": obj.Metadata.Name, "namespace": obj.Metadata.Namespace}
+	doc := map[string]any{"apiVersion": landscaperyaml.APIVersion, "kind": ref.Kind, "metadata": meta}
 	if ref.Kind == landscaperyaml.KindDataObject {
 		doc["data"] = obj.Data
 	} else {
-		meta := doc["metadata"].(map[string]any)
 		if len(obj.Metadata.Labels) > 0 {
 			meta["labels"] = obj.Metadata.Labels
 		}
