@@ -3,6 +3,8 @@ package template
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +91,8 @@ exports:
 			if err != nil || time.Until(expires) < 30*time.Minute || time.Until(expires) > 2*time.Hour {
 				t.Errorf("expiration %v (%v), want about an hour from now", exports["readable"], err)
 			}
-			if n, ok := exports["expires"].(float64); !ok || int64(n) != expires.Unix() {
+			// Integers keep their precision through rendering (int64), so compare the digits.
+			if got := fmt.Sprint(exports["expires"]); got != strconv.FormatInt(expires.Unix(), 10) {
 				t.Errorf("expirationTimestamp %v, want %d", exports["expires"], expires.Unix())
 			}
 		})
