@@ -19,6 +19,9 @@ func TestApply_InterruptAtRandomPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4711, 42))
 	for round := 0; round < 8; round++ {
 		e, m, _ := newEngine()
+		// The mock returns at once when its context ends; a grace far above
+		// scheduling delays on a busy machine keeps calls from being given up.
+		e.Grace = 600 * time.Millisecond
 		spec := rootSpec(t, yaml)
 		ctx, cancel := context.WithCancel(context.Background())
 		after := time.Duration(rng.IntN(300)) * time.Millisecond
@@ -32,7 +35,11 @@ func TestApply_InterruptAtRandomPoints(t *testing.T) {
 		checkFinished(t, snap)
 		recorded := map[string]bool{}
 		for _, it := range snap.DeployItems() {
-			recorded[it.ID] = len(it.ProviderStatus) > 0
+			// A call given up after its grace may deploy after the job
+			// ended (its item says so); the delete or apply below must
+			// still remove or take over what it left.
+			givenUp := it.LastError != nil && strings.Contains(it.LastError.Message, "did not return within")
+			recorded[it.ID] = len(it.ProviderStatus) > 0 || givenUp
 			if it.JobID != snap.JobID() || it.JobIDFinished != snap.JobID() {
 				t.Errorf("round %d: deploy item %s not finished with the job", round, it.ID)
 			}
