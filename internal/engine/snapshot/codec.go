@@ -4,23 +4,26 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // Marshal writes s as deterministic JSON: the same tree always gives the
 // same bytes (children and items sorted by name, map keys sorted, configs
-// compacted), so Terraform sees no spurious private-state changes.
+// compacted), so Terraform sees no spurious private-state changes. It
+// reads s and changes nothing in it.
 func Marshal(s *Snapshot) ([]byte, error) {
-	if s == nil || s.Root == nil {
-		return json.Marshal(Snapshot{Version: Version})
+	doc := wireDoc{Version: Version}
+	if s != nil && s.Root != nil {
+		var table targetTable
+		doc.Root = table.installation(s.Root)
+		doc.TargetTable = table.byKey
 	}
-	c := s.Clone()
-	c.Version = Version
-	c.Root.normalize()
-	b, err := json.Marshal(c)
-	if err == nil {
-		b, err = shareTargets(b)
-	}
+	// encoding/json sorts map keys and compacts raw JSON (configs,
+	// provider statuses, state) as it writes them.
+	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("encoding snapshot: %w", err)
 	}
@@ -34,6 +37,35 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return &Snapshot{Version: Version}, nil
 	}
+	// A document of this version decodes in one pass; any other (older,
+	// newer, none, invalid) is looked at by its version first.
+	var doc wireDoc
+	if err := decodeExact(b, &doc); err != nil || doc.Version != Version {
+		if b, err = upgrade(b); err != nil {
+			return nil, err
+		}
+		doc = wireDoc{}
+		if err := decodeExact(b, &doc); err != nil {
+			return nil, fmt.Errorf("decoding snapshot: %w", err)
+		}
+	}
+	s := &Snapshot{Version: Version}
+	if doc.Root == nil {
+		return s, nil
+	}
+	var err error
+	if s.Root, err = doc.Root.installation(doc.TargetTable); err != nil {
+		return nil, fmt.Errorf("decoding snapshot: %w", err)
+	}
+	if err := s.Root.check(); err != nil {
+		return nil, fmt.Errorf("invalid snapshot: %w", err)
+	}
+	return s, nil
+}
+
+// upgrade migrates a document of an older version to this one, or says
+// why it cannot be read.
+func upgrade(b []byte) ([]byte, error) {
 	var head struct {
 		Version int `json:"version"`
 	}
@@ -52,20 +84,119 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 			return nil, fmt.Errorf("migrating snapshot from version %d: %w", v, err)
 		}
 	}
-	if b, err = resolveTargets(b); err != nil {
-		return nil, fmt.Errorf("decoding snapshot: %w", err)
-	}
-	var s Snapshot
-	if err := decodeExact(b, &s); err != nil {
-		return nil, fmt.Errorf("decoding snapshot: %w", err)
-	}
-	s.Version = Version
-	if s.Root != nil {
-		if err := s.Root.check(); err != nil {
-			return nil, fmt.Errorf("invalid snapshot: %w", err)
+	return b, nil
+}
+
+// installation is in as written: its refs sorted, its subinstallations
+// and deploy items sorted by name, its targets in the table.
+func (tt *targetTable) installation(in *Installation) *wireInstallation {
+	c := *in // sorted refs without changing the caller's tree
+	c.ImportRefs, c.ExportRefs = sorted(in.ImportRefs), sorted(in.ExportRefs)
+	w := &wireInstallation{Installation: &c, Targets: tt.refs(in.Targets)}
+	if in.Execution != nil {
+		w.Execution = &wireExecution{Execution: in.Execution}
+		items := byName(in.Execution.DeployItems, func(it *DeployItem) string { return it.Name })
+		w.Execution.DeployItems = make([]*wireItem, len(items))
+		for i, it := range items {
+			if it == nil {
+				continue
+			}
+			w.Execution.DeployItems[i] = &wireItem{DeployItem: it}
+			if it.AppliedTarget != nil {
+				ref := tt.ref(it.AppliedTarget)
+				w.Execution.DeployItems[i].AppliedTarget = &ref
+			}
 		}
 	}
-	return &s, nil
+	subs := byName(in.Subinstallations, func(sub *Installation) string { return sub.Name })
+	for _, sub := range subs {
+		var ws *wireInstallation
+		if sub != nil {
+			ws = tt.installation(sub)
+		}
+		w.Subinstallations = append(w.Subinstallations, ws)
+	}
+	return w
+}
+
+func sorted(s []string) []string {
+	if slices.IsSorted(s) {
+		return s
+	}
+	return slices.Sorted(slices.Values(s))
+}
+
+// byName is a sorted copy of objects; nil entries (never written by the
+// engine) sort first.
+func byName[T any](objects []*T, name func(*T) string) []*T {
+	out := slices.Clone(objects)
+	slices.SortStableFunc(out, func(a, b *T) int {
+		switch {
+		case a == nil && b == nil:
+			return 0
+		case a == nil:
+			return -1
+		case b == nil:
+			return 1
+		}
+		return strings.Compare(name(a), name(b))
+	})
+	return out
+}
+
+// installation is the tree below w with its targets resolved from table.
+// Null entries stay nil for check to reject.
+func (w *wireInstallation) installation(table map[string]api.Target) (*Installation, error) {
+	in := w.Installation
+	if in == nil { // an object with none of Installation's own fields
+		in = &Installation{}
+	}
+	var err error
+	if in.Targets, err = resolveAll(w.Targets, table); err != nil {
+		return nil, err
+	}
+	in.Execution = nil
+	if e := w.Execution; e != nil {
+		in.Execution = e.Execution
+		if in.Execution == nil {
+			in.Execution = &Execution{}
+		}
+		in.Execution.DeployItems = nil
+		if e.DeployItems != nil {
+			in.Execution.DeployItems = make([]*DeployItem, len(e.DeployItems))
+		}
+		for i, wi := range e.DeployItems {
+			if wi == nil {
+				continue
+			}
+			it := wi.DeployItem
+			if it == nil {
+				it = &DeployItem{}
+			}
+			it.AppliedTarget = nil
+			if wi.AppliedTarget != nil {
+				t, err := resolve(*wi.AppliedTarget, table)
+				if err != nil {
+					return nil, err
+				}
+				it.AppliedTarget = &t
+			}
+			in.Execution.DeployItems[i] = it
+		}
+	}
+	in.Subinstallations = nil
+	if w.Subinstallations != nil {
+		in.Subinstallations = make([]*Installation, len(w.Subinstallations))
+	}
+	for i, sub := range w.Subinstallations {
+		if sub == nil {
+			continue
+		}
+		if in.Subinstallations[i], err = sub.installation(table); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
 }
 
 // check rejects what the engine never writes and could not walk safely:
@@ -100,104 +231,4 @@ func (in *Installation) check() error {
 		}
 	}
 	return nil
-}
-
-// Clone returns a deep copy.
-func (s *Snapshot) Clone() *Snapshot {
-	if s == nil {
-		return nil
-	}
-	return &Snapshot{Version: s.Version, Root: s.Root.Clone()}
-}
-
-// Clone returns a deep copy of the installation and everything below it.
-// Values inside exports are shared: nothing ever mutates them in place.
-func (in *Installation) Clone() *Installation {
-	if in == nil {
-		return nil
-	}
-	c := *in
-	c.LastError = in.LastError.clone()
-	c.ImportRefs = append([]string(nil), in.ImportRefs...)
-	c.ExportRefs = append([]string(nil), in.ExportRefs...)
-	c.Execution = in.Execution.Clone()
-	c.Subinstallations = make([]*Installation, len(in.Subinstallations))
-	for i, sub := range in.Subinstallations {
-		c.Subinstallations[i] = sub.Clone()
-	}
-	if len(c.Subinstallations) == 0 {
-		c.Subinstallations = nil
-	}
-	return &c
-}
-
-// Clone returns a deep copy of the execution and its items.
-func (e *Execution) Clone() *Execution {
-	if e == nil {
-		return nil
-	}
-	c := *e
-	c.LastError = e.LastError.clone()
-	c.DeployItems = make([]*DeployItem, len(e.DeployItems))
-	for i, it := range e.DeployItems {
-		c.DeployItems[i] = it.Clone()
-	}
-	return &c
-}
-
-// Clone returns a copy of the item that shares no mutable field.
-func (d *DeployItem) Clone() *DeployItem {
-	if d == nil {
-		return nil
-	}
-	c := *d
-	c.DependsOn = append([]string(nil), d.DependsOn...)
-	if d.AppliedTarget != nil {
-		t := *d.AppliedTarget
-		c.AppliedTarget = &t
-	}
-	c.LastError = d.LastError.clone()
-	return &c
-}
-
-func (e *Error) clone() *Error {
-	if e == nil {
-		return nil
-	}
-	c := *e
-	return &c
-}
-
-func (in *Installation) normalize() {
-	sort.Slice(in.Subinstallations, func(i, j int) bool {
-		return in.Subinstallations[i].Name < in.Subinstallations[j].Name
-	})
-	sort.Strings(in.ImportRefs)
-	sort.Strings(in.ExportRefs)
-	for _, sub := range in.Subinstallations {
-		sub.normalize()
-	}
-	if in.Execution == nil {
-		return
-	}
-	items := in.Execution.DeployItems
-	sort.Slice(items, func(i, j int) bool { return items[i].Name < items[j].Name })
-	for _, it := range items {
-		it.Config = compact(it.Config)
-		it.ProviderStatus = compact(it.ProviderStatus)
-	}
-	for k, v := range in.State {
-		in.State[k] = compact(v)
-	}
-}
-
-func compact(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return raw
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return raw
-	}
-	return buf.Bytes()
 }

@@ -90,6 +90,15 @@ func TestMarshal_Deterministic(t *testing.T) {
 	if len(a) == 0 || string(a) != string(b) {
 		t.Fatalf("%s\n%s", a, b)
 	}
+	// Marshal only reads: the caller's tree keeps its order
+	unsorted := build(true)
+	unsorted.Root.ImportRefs = []string{"z", "a"}
+	if _, err := Marshal(unsorted); err != nil {
+		t.Fatal(err)
+	}
+	if unsorted.Root.Execution.DeployItems[0].Name != "b" || unsorted.Root.Subinstallations[0].Name != "y" || unsorted.Root.ImportRefs[0] != "z" {
+		t.Error("Marshal reordered the tree it was given")
+	}
 	if Hash(json.RawMessage(`{"b": 1, "a": 2}`)) != Hash(json.RawMessage(`{"a":2,"b":1}`)) {
 		t.Error("config hash depends on key order or whitespace")
 	}

@@ -9,7 +9,8 @@ import (
 // FuzzUnmarshal proves that no private-state content panics the decoder and
 // that whatever decodes re-encodes to a fixed point.
 func FuzzUnmarshal(f *testing.F) {
-	for _, name := range []string{"testdata/migration/v1.json", "testdata/migration/v2.golden.json"} {
+	for _, name := range []string{"testdata/migration/v1.json", "testdata/migration/v2.golden.json",
+		"testdata/compat/v2-target-table.json", "testdata/compat/v2-inline-targets.json"} {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
