@@ -77,9 +77,9 @@ func (r *reader) rootObjects(root *wireInstallation) (func() (string, error), er
 	if err := json.Unmarshal(root.Spec, &spec); err != nil {
 		return nil, fmt.Errorf("%s: spec: %s", ref, jsonErrorWithoutValues(err))
 	}
-	var docs []func() (map[string]any, error)
+	var docs []func() map[string]any
 	seen := map[string]bool{}
-	add := func(kind, name string, doc func() (map[string]any, error)) {
+	add := func(kind, name string, doc func() map[string]any) {
 		if !seen[kind+"/"+name] {
 			seen[kind+"/"+name] = true
 			docs = append(docs, doc)
@@ -93,10 +93,7 @@ func (r *reader) rootObjects(root *wireInstallation) (func() (string, error), er
 		if u == nil {
 			return nil, fmt.Errorf("%s: spec.imports.data[%d].dataRef: DataObject %q not found", ref, i, im.DataRef)
 		}
-		add("DataObject", u.GetName(), func() (map[string]any, error) {
-			return map[string]any{"apiVersion": APIVersion, "kind": "DataObject",
-				"metadata": userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()), "data": dataOf(u)}, nil
-		})
+		add("DataObject", u.GetName(), func() map[string]any { return dataObjectDoc(u) })
 	}
 	for i, im := range spec.Imports.Targets {
 		names := append([]string{}, im.Targets...)
@@ -113,29 +110,34 @@ func (r *reader) rootObjects(root *wireInstallation) (func() (string, error), er
 			if err != nil {
 				return nil, err
 			}
-			add("Target", u.GetName(), func() (map[string]any, error) { return targetDoc(t), nil })
+			add("Target", u.GetName(), func() map[string]any { return targetDoc(t) })
 		}
 	}
 	if spec.Context != "" {
 		if u := r.h.contexts[spec.Context]; u != nil {
-			add("Context", u.GetName(), func() (map[string]any, error) { return contextDoc(u), nil })
+			add("Context", u.GetName(), func() map[string]any { return contextDoc(u) })
 		}
 	}
-	return func() (string, error) {
-		var parts []string
-		for _, doc := range docs {
-			d, err := doc()
-			if err != nil {
-				return "", err
-			}
-			text, err := toYAML(d, ref.String()+" imports")
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, text)
+	return func() (string, error) { return yamlStream(docs, ref.String()+" imports") }, nil
+}
+
+// yamlStream writes the documents docs build as one YAML stream; they are
+// built only now, once the Secrets they need are read.
+func yamlStream(docs []func() map[string]any, what string) (string, error) {
+	parts := make([]string, 0, len(docs))
+	for _, doc := range docs {
+		text, err := toYAML(doc(), what)
+		if err != nil {
+			return "", err
 		}
-		return strings.Join(parts, "---\n"), nil
-	}, nil
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "---\n"), nil
+}
+
+func dataObjectDoc(u *unstructured.Unstructured) map[string]any {
+	return map[string]any{"apiVersion": APIVersion, "kind": "DataObject",
+		"metadata": userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()), "data": dataOf(u)}
 }
 
 func targetDoc(t *api.Target) map[string]any {

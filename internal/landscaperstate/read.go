@@ -43,15 +43,8 @@ func Read(ctx context.Context, client dynamic.Interface, namespace, name string)
 	if err != nil {
 		return nil, err
 	}
-	// Everything that needs a Secret was deferred; read them all at once.
-	secrets, err := secretReads{client: client, namespace: namespace}.get(ctx, r.secretNames)
-	if err != nil {
+	if err := r.readSecrets(ctx, client); err != nil {
 		return nil, err
-	}
-	for _, fill := range r.deferred {
-		if err := fill(secrets); err != nil {
-			return nil, err
-		}
 	}
 	if l.ManifestObjects, err = objects(); err != nil {
 		return nil, err
@@ -77,6 +70,21 @@ type reader struct {
 func (r *reader) needSecret(name string, fill func(map[string]secretData) error) {
 	r.secretNames = append(r.secretNames, name)
 	r.deferred = append(r.deferred, fill)
+}
+
+// readSecrets reads every Secret that was deferred, all at once, and
+// fills in what needs them.
+func (r *reader) readSecrets(ctx context.Context, client dynamic.Interface) error {
+	secrets, err := secretReads{client: client, namespace: r.namespace}.get(ctx, r.secretNames)
+	if err != nil {
+		return err
+	}
+	for _, fill := range r.deferred {
+		if err := fill(secrets); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *reader) installation(w *wireInstallation, specName string) (*Installation, error) {
@@ -312,7 +320,11 @@ func secretConfig(data secretData, key string) (json.RawMessage, error) {
 		if !ok {
 			return nil, fmt.Errorf("has no key %s", key)
 		}
-		return yamlToJSON(v)
+		j, err := yamlToJSON(v)
+		if err != nil || len(j) == 0 || j[0] != '{' {
+			return nil, fmt.Errorf("key %s is not a target configuration (a YAML or JSON object)", key)
+		}
+		return j, nil
 	}
 	out := map[string]json.RawMessage{}
 	for k, v := range data {

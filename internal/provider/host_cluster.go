@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
@@ -61,6 +62,10 @@ type hostCluster struct {
 	once     sync.Once
 	client   kubernetes.Interface
 	err      error
+	// dyn is the dynamic client Landscaper's own kinds are read with.
+	dynOnce sync.Once
+	dyn     dynamic.Interface
+	dynErr  error
 }
 
 func (h *hostCluster) clientset() (kubernetes.Interface, error) {

@@ -46,11 +46,7 @@ func (d *providerData) hostDynamic() (dynamic.Interface, error) {
 	if d == nil || d.host == nil || !d.host.settings.Configured {
 		return nil, nil
 	}
-	cfg, err := d.host.settings.RESTConfig()
-	if err != nil {
-		return nil, err
-	}
-	return dynamic.NewForConfig(cfg)
+	return d.host.dynamicClient()
 }
 
 // landscaperInstallation reports whether the host cluster holds a

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
@@ -98,9 +99,30 @@ func TestHostObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
-	if err == nil || !strings.Contains(err.Error(), "Target "+ns+"/by-secret: spec.secretRef: the Secret's key is not a target configuration") ||
+	if err == nil || !strings.Contains(err.Error(), "Target "+ns+"/by-secret: spec.secretRef: Secret \"kc\": key config is not a target configuration") ||
 		strings.Contains(err.Error(), "top-secret") {
 		t.Errorf("a Secret that is no configuration: err = %v", err)
+	}
+
+	// Without a key the whole Secret is the config, as Landscaper reads it.
+	secret.Data = map[string][]byte{"kubeconfig": []byte("top-secret-whole"), "extra": []byte(`{"n":1}`)}
+	if _, err := kube.CoreV1().Secrets(ns).Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := []byte(`{"spec":{"secretRef":{"key":null}}}`)
+	if _, err := dyn.Resource(landscaperfixture.GVR("Target")).Namespace(ns).Patch(ctx, "by-secret", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	objects, err = withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
+	if err != nil {
+		t.Fatalf("withHostObjects, secretRef without key: %v", err)
+	}
+	root, err = landscaperyaml.Convert(inst, objects, "inst", ns)
+	if err != nil {
+		t.Fatalf("Convert, secretRef without key: %v", err)
+	}
+	if cfg := string(root.Imports.Targets["cluster"].Spec.Config); cfg != `{"extra":{"n":1},"kubeconfig":"top-secret-whole"}` {
+		t.Errorf("secretRef without key: config %s, want the whole Secret", cfg)
 	}
 
 	if err := kube.CoreV1().Secrets(ns).Delete(ctx, "kc", metav1.DeleteOptions{}); err != nil {
