@@ -139,6 +139,33 @@ func (e *migrationEnv) generateConfig(w *cliWorkspace) []byte {
 	return generated
 }
 
+// patchDeployItemConfig merges fields into the spec.config of Landscaper's
+// DeployItem name, as if Landscaper had deployed another configuration,
+// and returns what puts the config back.
+func (e *migrationEnv) patchDeployItemConfig(name, fields string) (restore func()) {
+	e.t.Helper()
+	items := e.dyn.Resource(landscaperfixture.GVR("DeployItem")).Namespace(e.namespace)
+	ctx := context.Background()
+	before, err := items.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := items.Patch(ctx, name, types.MergePatchType, []byte(`{"spec":{"config":`+fields+`}}`), metav1.PatchOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+	return func() {
+		e.t.Helper()
+		now, err := items.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		now.Object["spec"] = before.Object["spec"]
+		if _, err := items.Update(ctx, now, metav1.UpdateOptions{}); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
 // TestAccMigration_fromRunningLandscaper (issue 14 item 2): an import block
 // with -generate-config-out takes over the landscape a running Landscaper
 // left (a root with a subinstallation, a Target import, data imports and
@@ -185,9 +212,23 @@ import {
 		t.Fatalf("plan after the import is not empty (%v):\n%s", err, out)
 	}
 
-	// The import command takes the same state.
+	// The import command takes the same state. First with a DeployItem
+	// whose config Landscaper recorded differently from what the manifest
+	// renders: the import warns, naming the item, and the plan updates it.
 	w.mustRun("state", "rm", addr)
 	w.write(e.providerHCL())
+	restore := e.patchDeployItemConfig(landscaperfixture.SettingsItemName, `{"updateStrategy":"patch"}`)
+	out = w.mustRun("import", "-input=false", addr, id)
+	if !wrapped("Deploy Item Differs From Landscaper's").MatchString(out) || !wrapped(landscaperfixture.RootName+"/settings as this provider renders it differs").MatchString(out) {
+		t.Errorf("import of a DeployItem whose config differs does not warn, naming it:\n%s", out)
+	}
+	out, err := w.run("plan", "-detailed-exitcode", "-input=false")
+	if err == nil || !strings.Contains(out, "1 to change") {
+		t.Errorf("plan after importing a differing DeployItem does not update it (%v):\n%s", err, out)
+	}
+	e.assertUnchanged("the import of a differing DeployItem and its plan", before)
+	restore()
+	w.mustRun("state", "rm", addr)
 	w.mustRun("import", "-input=false", addr, id)
 	if out, err := w.run("plan", "-detailed-exitcode", "-input=false"); err != nil {
 		t.Fatalf("plan after terraform import is not empty (%v):\n%s", err, out)
