@@ -29,7 +29,7 @@ deployExecutions:
 			t.Fatal(err)
 		}
 	}
-	if got := snap.DeployItems()[0].Exports["count"]; got != float64(3) {
+	if got := snap.DeployItems()[0].Exports["count"]; got != int64(3) {
 		t.Errorf("count after three jobs = %v, want 3", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,7 +16,7 @@ import (
 // Imports and exports carry arbitrary JSON-like values. This file converts
 // between Terraform values (objects, tuples, maps, lists, numbers …) and
 // the plain Go values the engine works with (map[string]any, []any,
-// string, float64/int64, bool, nil).
+// string, int64/json.Number/float64 (goNumber), bool, nil).
 
 // errUnknownValue marks a value that is not known yet (during plan).
 var errUnknownValue = fmt.Errorf("value is not known until apply")
@@ -56,11 +57,7 @@ func goValueOf(v tftypes.Value) (any, error) {
 		if err := v.As(&f); err != nil {
 			return nil, err
 		}
-		if i, acc := f.Int64(); acc == big.Exact {
-			return i, nil
-		}
-		x, _ := f.Float64()
-		return x, nil
+		return goNumber(&f), nil
 	case t.Is(tftypes.Object{}) || t.Is(tftypes.Map{}):
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
@@ -91,6 +88,27 @@ func goValueOf(v tftypes.Value) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("unsupported value type %s", t)
+}
+
+// goNumber is a Terraform number as the engine's values hold numbers
+// (the snapshot and the template executors agree): an integer in int64's
+// range as int64; anything else as float64 when that has the same
+// shortest decimal form, else as a json.Number of its digits (integers
+// beyond int64, decimals with more digits than float64 holds). So no
+// number loses a digit on its way to the deploy items and back.
+func goNumber(f *big.Float) any {
+	if i, acc := f.Int64(); acc == big.Exact {
+		return i
+	}
+	x, _ := f.Float64()
+	text := f.Text('g', -1)
+	if strconv.FormatFloat(x, 'g', -1, 64) == text {
+		return x
+	}
+	if f.IsInt() {
+		return json.Number(f.Text('f', -1))
+	}
+	return json.Number(text)
 }
 
 // dynamicValue converts a plain Go value (as decoded from JSON) to a

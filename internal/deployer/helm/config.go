@@ -1,9 +1,11 @@
 package helm
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -154,10 +156,47 @@ func (c *ProviderConfiguration) validate() error {
 	return nil
 }
 
-// values returns the configured values as a map.
+// values returns the configured values as a map. Numbers are float64, as
+// Helm reads a values file, except integers a float64 would round (beyond
+// 2^53: IDs, byte counts): those stay exact, as int64 or beyond it as a
+// json.Number, so the chart renders every digit. (Helm and Landscaper
+// round them; charts that compute with them see a number either way.)
 func (c *ProviderConfiguration) values() map[string]any {
 	v := map[string]any{}
-	_ = json.Unmarshal(c.Values, &v)
+	dec := json.NewDecoder(bytes.NewReader(c.Values))
+	dec.UseNumber()
+	_ = dec.Decode(&v) // Validate refused values that are no object
+	helmNumbers(v)
+	return v
+}
+
+// helmNumbers replaces the json.Numbers in v as values documents.
+func helmNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = helmNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = helmNumbers(e)
+		}
+	case json.Number:
+		if strings.ContainsAny(x.String(), ".eE") {
+			if f, err := x.Float64(); err == nil {
+				return f
+			}
+			return x // beyond float64's range: its digits
+		}
+		i, err := x.Int64()
+		switch {
+		case err != nil:
+			return x // an integer beyond int64: its digits
+		case i >= -1<<53 && i <= 1<<53:
+			return float64(i)
+		}
+		return i
+	}
 	return v
 }
 

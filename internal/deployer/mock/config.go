@@ -1,8 +1,10 @@
 package mock
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -47,8 +49,13 @@ type parsed struct {
 func parse(raw json.RawMessage) (parsed, error) {
 	var p parsed
 	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &p.Config); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&p.Config); err != nil {
 			return p, failure.NewTerminal("InvalidConfig", fmt.Errorf("invalid mock config: %w", err))
+		}
+		for k, v := range p.Export {
+			p.Export[k] = exactNumbers(v)
 		}
 	}
 	for _, ph := range []api.DeployItemPhase{p.Phase, p.InitialPhase} {
@@ -75,4 +82,32 @@ func parseDelay(field, s string) (time.Duration, error) {
 		return 0, failure.Terminalf("InvalidConfig", "invalid mock config: %s %q is not a duration", field, s)
 	}
 	return d, nil
+}
+
+// exactNumbers returns v with its numbers as the manifest deployer's
+// exports have them (read from the API server's objects): integers as
+// int64, integers beyond int64 as a json.Number of their digits (a
+// float64 would round them), other numbers as float64. The engine's
+// tests rely on the mock exporting what a real deployer would.
+func exactNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = exactNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = exactNumbers(e)
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if strings.ContainsAny(x.String(), ".eE") {
+			if f, err := x.Float64(); err == nil {
+				return f
+			}
+		}
+	}
+	return v
 }

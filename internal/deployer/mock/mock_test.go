@@ -28,7 +28,14 @@ func TestApply(t *testing.T) {
 		{"Default", "without config the item succeeds and reports a provider status", `{}`, nil, 0, "",
 			func(r deployer.Result) bool { return len(r.ProviderStatus) > 0 }},
 		{"Export", "export is returned as the item's exports", `{"export": {"a": 1}}`, nil, 0, "",
-			func(r deployer.Result) bool { return r.Exports["a"] == float64(1) }},
+			func(r deployer.Result) bool { return r.Exports["a"] == int64(1) }},
+		{"ExportExactNumbers", "exported numbers keep their digits: int64, beyond it json.Number, else float64",
+			`{"export": {"big": 9007199254740993, "huge": [18446744073709551617], "half": {"h": 0.5}}}`, nil, 0, "",
+			func(r deployer.Result) bool {
+				b, _ := json.Marshal(r.Exports)
+				return r.Exports["big"] == int64(9007199254740993) &&
+					string(b) == `{"big":9007199254740993,"half":{"h":0.5},"huge":[18446744073709551617]}`
+			}},
 		{"ProviderStatus", "providerStatus is returned verbatim", `{"providerStatus": {"x": true}}`, nil, 0, "",
 			func(r deployer.Result) bool { return string(r.ProviderStatus) == `{"x": true}` }},
 		{"PhaseFailed", "phase Failed is a terminal error that still reports what exists", `{"phase": "Failed"}`, nil, failure.Terminal, "scripted phase Failed",

@@ -189,7 +189,7 @@ func TestRun_OrphansDeletedFirst(t *testing.T) {
 	if !del["root/old"][1].Before(lastApply) {
 		t.Error("orphans must be deleted before the new item is applied")
 	}
-	if byName(exec)["keep"].Exports["v"] != float64(2) {
+	if byName(exec)["keep"].Exports["v"] != int64(2) {
 		t.Errorf("exports %v", byName(exec)["keep"].Exports)
 	}
 }
