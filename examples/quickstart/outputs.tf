@@ -9,9 +9,9 @@ output "client_config_map" {
 }
 
 output "deploy_items" {
-  description = "What each installation deployed, in order."
+  description = "What each installation deployed (deploy item paths) and the items that did not succeed, with why."
   value = {
     for inst in [landscaper_installation.echo, landscaper_installation.client] :
-    inst.name => [for item in inst.deploy_items : "${item.name} (${item.type}): ${item.phase}"]
+    inst.name => { items = keys(inst.deploy_items), not_succeeded = inst.deploy_item_errors }
   }
 }

@@ -3,13 +3,14 @@ package blueprint
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 )
 
 // validateDeployItems applies Landscaper's execution validation to the
-// rendered items: type set and targets naming a target import of the right
+// rendered items: type set, no "/" in a name, targets naming a target import of the right
 // kind here; names set and unique, dependsOn defined and acyclic by
 // dag.Validate, the one validator of dependency graphs.
 func (b *Blueprint) validateDeployItems(items []api.DeployItemTemplate, imports map[string]any) error {
@@ -18,6 +19,12 @@ func (b *Blueprint) validateDeployItems(items []api.DeployItemTemplate, imports 
 	for i, it := range items {
 		if it.Type == "" {
 			errs = append(errs, fmt.Errorf("deploy item %q: type must be set", it.Name))
+		}
+		if strings.Contains(it.Name, "/") {
+			// Landscaper keeps the name in a label value, which cannot hold
+			// a "/"; here "/" separates an item's name from its
+			// installation's path, which must stay unambiguous.
+			errs = append(errs, fmt.Errorf("deploy item %q: a name must not contain \"/\"", it.Name))
 		}
 		if err := b.checkTargetSelector(it, imports); err != nil {
 			errs = append(errs, err)

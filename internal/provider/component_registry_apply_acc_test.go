@@ -39,7 +39,8 @@ func TestAccInstallation_componentFromRegistry(t *testing.T) {
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
-					resource.TestCheckResourceAttr(inst, "deploy_items.#", "2"),
+					resource.TestCheckResourceAttr(inst, "deploy_items.%", "2"),
+					resource.TestCheckResourceAttr(inst, "deploy_item_errors.%", "0"),
 					resource.TestCheckResourceAttr(inst, "component_digests.%", "3"),
 					func(*terraform.State) error { applied = l.appDigest; return nil },
 					resource.TestCheckResourceAttrPtr(inst, "component_digests.example.com/app:1.0.0", &applied),

@@ -13,10 +13,11 @@ import (
 )
 
 // configHashKeyName is the private-state key of the installation's
-// config_hash key. deploy_items[].config_hash is not sensitive, so a bare
-// hash of a configuration holding a low-entropy secret (a short password)
-// could be brute-forced offline from a plan or `terraform show`; keyed
-// with a random key that only private state holds, it cannot
+// config_hash key. The config_hash values of deploy_items are not
+// sensitive, so a bare hash of a configuration holding a low-entropy
+// secret (a short password) could be brute-forced offline from a plan or
+// `terraform show`; keyed with a random key that only private state holds,
+// it cannot
 // (docs/guides/security.md, "config_hash").
 const configHashKeyName = "config_hash_key"
 
@@ -125,7 +126,7 @@ func rekeyLegacyHashes(ctx context.Context, from privateGetter, to privateSetter
 	if readConfigHashKey(ctx, from, diags) != nil {
 		return false
 	}
-	rows, ok := stateRows(ctx, m.DeployItems)
+	rows, ok := stateRows(*m)
 	if !ok || len(rows) == 0 {
 		return false
 	}
@@ -134,7 +135,7 @@ func rekeyLegacyHashes(ctx context.Context, from privateGetter, to privateSetter
 		return false // the next apply draws one
 	}
 	k.keyRows(rows)
-	m.DeployItems = deployItemList(rows, diags)
+	m.setDeployItems(rows, true, diags)
 	k.store(ctx, to, diags)
 	return true
 }

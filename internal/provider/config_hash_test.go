@@ -57,16 +57,14 @@ func TestRekeyLegacyHashes(t *testing.T) {
 	ctx := context.Background()
 	var diags diag.Diagnostics
 	const bare = "0123456789abcdef0123456789abcdef"
-	m := installationModel{DeployItems: deployItemList([]deployItemRow{{
-		Installation: "app", Name: "db", Type: "landscaper.gardener.cloud/mock", DependsOn: []string{},
-		Phase: "Succeeded", ConfigHash: bare,
-	}}, &diags)}
+	var m installationModel
+	m.setDeployItems([]deployItemRow{{Installation: "app", Name: "db", Phase: "Succeeded", ConfigHash: bare}}, true, &diags)
 	prior, next := fakePrivate{}, fakePrivate{}
 	if !rekeyLegacyHashes(ctx, prior, next, &m, &diags) || diags.HasError() {
 		t.Fatalf("legacy state not rekeyed: %v", diags)
 	}
 	k := readConfigHashKey(ctx, next, &diags)
-	rows, _ := stateRows(ctx, m.DeployItems)
+	rows, _ := stateRows(m)
 	if k == nil || len(rows) != 1 || rows[0].ConfigHash != k.hash(bare) {
 		t.Fatalf("rows %+v not keyed with the stored key %x", rows, k)
 	}

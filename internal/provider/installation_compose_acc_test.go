@@ -58,9 +58,9 @@ resource "landscaper_installation" "tree" {
 			Config: config,
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr(inst, "exports.copied", "forty-two"),
-				resource.TestCheckResourceAttr(inst, "deploy_items.#", "2"),
-				resource.TestCheckResourceAttr(inst, "deploy_items.0.installation", fmt.Sprintf("%s.tree/consumer", e.namespace)),
-				resource.TestCheckResourceAttr(inst, "deploy_items.1.installation", fmt.Sprintf("%s.tree/producer", e.namespace)),
+				resource.TestCheckResourceAttr(inst, "deploy_items.%", "2"),
+				resource.TestCheckResourceAttrSet(inst, fmt.Sprintf("deploy_items.%s.tree/consumer/copy", e.namespace)),
+				resource.TestCheckResourceAttrSet(inst, fmt.Sprintf("deploy_items.%s.tree/producer/source", e.namespace)),
 				e.configMapData("source", map[string]string{"value": "forty-two"}),
 				e.configMapData("copy", map[string]string{"value": "forty-two"}),
 			),

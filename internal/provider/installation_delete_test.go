@@ -17,11 +17,11 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	ctx := context.Background()
 	var diags diag.Diagnostics
 	m := installationModel{Name: types.StringValue("app"), Namespace: types.StringValue("default"),
-		DeleteWithoutUninstall: types.BoolValue(false), Phase: types.StringValue("Succeeded"),
-		DeployItems: deployItemList([]deployItemRow{
-			{Installation: "app", Name: "web", Type: "landscaper.gardener.cloud/kubernetes-manifest", DependsOn: []string{}, Phase: "Succeeded"},
-			{Installation: "app/db", Name: "chart", Type: "landscaper.gardener.cloud/helm", DependsOn: []string{}, Phase: "Succeeded"},
-		}, &diags)}
+		DeleteWithoutUninstall: types.BoolValue(false), Phase: types.StringValue("Succeeded")}
+	m.setDeployItems([]deployItemRow{
+		{Installation: "app", Name: "web", Phase: "Succeeded"},
+		{Installation: "app/db", Name: "chart", Phase: "Succeeded"},
+	}, true, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -49,7 +49,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	}
 	m.Phase = types.StringValue("Succeeded")
 	m.DeleteWithoutUninstall = types.BoolValue(false)
-	m.DeployItems = deployItemList(nil, &diags)
+	m.setDeployItems(nil, true, &diags)
 	if out, err := d.delete(ctx, m, nil, ""); err != nil || out != nil {
 		t.Errorf("nothing recorded, nothing to delete: %v", err)
 	}

@@ -318,13 +318,13 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 		// every such replacement.
 		return nil
 	}
-	rows, ok := stateRows(ctx, m.DeployItems)
+	rows, ok := stateRows(m)
 	if !ok || len(rows) == 0 {
 		return nil // nothing was ever recorded as deployed
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
-		ids[i] = r.Installation + "/" + r.Name
+		ids[i] = r.path()
 	}
 	return fmt.Errorf("the engine snapshot of installation %s is missing from the state's private data, so what its "+
 		"%d deploy items (%s) deployed, and to which clusters, is unknown; nothing was deleted. Restore the state "+

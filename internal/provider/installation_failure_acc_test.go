@@ -70,7 +70,8 @@ func TestAccInstallation_failingReadinessThenFixed(t *testing.T) {
 				Config: e.deploymentInstallation(true),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
-					resource.TestCheckResourceAttr(inst, "deploy_items.0.phase", "Succeeded"),
+					resource.TestCheckResourceAttr(inst, "deploy_items.%", "1"),
+					resource.TestCheckResourceAttr(inst, "deploy_item_errors.%", "0"),
 					e.deploymentAvailable("web", 2),
 				),
 			},

@@ -146,7 +146,7 @@ func TestAccInstallation_hostImports(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(inst, plancheck.ResourceActionUpdate), noPassword,
 					// the item that uses the Secret is planned as changed; the plan knows the items
-					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("copy")),
+					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtMapKey(e.namespace+".host/copy"), knownvalue.NotNull()),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(e.secretValue("copied", "password", second), stateLacks(inst, second)),
 			},

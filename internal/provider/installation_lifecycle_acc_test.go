@@ -42,17 +42,19 @@ func TestAccInstallation_lifecycle(t *testing.T) {
 			{
 				Config: e.configMapsInstallation(`{ a = "1" }`, true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					// The plan lists the deploy items before anything is applied.
-					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("derived")),
-					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("depends_on"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("settings")})),
+					// The plan lists the deploy items before anything is applied
+					// (their config_hash is known after apply: no key yet).
+					plancheck.ExpectUnknownValue(inst, tfjsonpath.New("deploy_items").AtMapKey(e.namespace+".cm/derived")),
+					plancheck.ExpectUnknownValue(inst, tfjsonpath.New("deploy_items").AtMapKey(e.namespace+".cm/settings")),
+					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_item_errors"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(inst, tfjsonpath.New("phase"), knownvalue.StringExact("Succeeded")),
 					statecheck.ExpectKnownValue(inst, tfjsonpath.New("exports"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"keys": knownvalue.Int64Exact(1), "derivedName": knownvalue.StringExact("derived"),
 					})),
-					statecheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("phase"), knownvalue.StringExact("Succeeded")),
+					statecheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_items"), knownvalue.MapSizeExact(2)),
+					statecheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_item_errors"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrPair(inst, "job_id", inst, "job_id_finished"),
@@ -76,7 +78,7 @@ func TestAccInstallation_lifecycle(t *testing.T) {
 				// The item "derived" is no longer rendered: it is an orphan and deleted.
 				Config: e.configMapsInstallation(`{ a = "2", b = "3" }`, false),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(inst, "deploy_items.#", "1"),
+					resource.TestCheckResourceAttr(inst, "deploy_items.%", "1"),
 					resource.TestCheckResourceAttr(inst, "exports.derivedName", "none"),
 					e.configMapsGone("derived"),
 					e.configMapData("settings", map[string]string{"a": "2", "b": "3"}),
@@ -86,12 +88,14 @@ func TestAccInstallation_lifecycle(t *testing.T) {
 	})
 }
 
-// An object deleted out of band shows up as drift in the plan (an
-// in-place update) and the apply puts it back.
+// An object deleted out of band shows up as drift: refresh records it in
+// deploy_item_errors, the plan (an in-place update) clears it, and the
+// apply puts the object back.
 func TestAccInstallation_driftRepaired(t *testing.T) {
 	e := newAccEnv(t)
 	inst := "landscaper_installation.cm"
 	config := e.configMapsInstallation(`{ a = "1" }`, true)
+	settings := "deploy_item_errors." + e.namespace + ".cm/settings"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		CheckDestroy:             e.configMapsGone("settings", "derived"),
@@ -104,11 +108,23 @@ func TestAccInstallation_driftRepaired(t *testing.T) {
 						t.Fatalf("deleting ConfigMap out of band: %v", err)
 					}
 				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(inst, "deploy_item_errors.%", "1"),
+					resource.TestMatchResourceAttr(inst, settings, regexp.MustCompile(`^Drifted: .*settings`)),
+				),
+			},
+			{
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(inst, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(inst, tfjsonpath.New("deploy_item_errors"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				}},
-				Check: e.configMapData("settings", map[string]string{"a": "1"}),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.configMapData("settings", map[string]string{"a": "1"}),
+					resource.TestCheckResourceAttr(inst, "deploy_item_errors.%", "0"),
+				),
 			},
 			{
 				// Drift of a changed value is repaired too.

@@ -33,9 +33,9 @@ data "landscaper_rendered_installation" "web_hcl" {
 locals {
   web  = landscaper_installation.landscape["web-config"]
   tree = landscaper_installation.landscape["tree"]
-  rows = [for i in local.web.deploy_items : [i.installation, i.name, i.type, i.target]]
+  rows = keys(local.web.deploy_items)
   hcl  = data.landscaper_rendered_installation.web_hcl.deploy_items
-  same = jsonencode(local.rows) == jsonencode([for i in local.hcl : [i.installation, i.name, i.type, i.target]])
+  same = jsonencode(local.rows) == jsonencode([for i in local.hcl : "${i.installation}/${i.name}"])
 }
 
 # config_hash is keyed per resource, so the items are compared by what
@@ -48,7 +48,8 @@ output "same_items_as_hcl" {
 output "hcl_config_data" { value = nonsensitive(jsondecode(local.hcl[0].config).manifests[0].manifest.data) }
 output "web_items" { value = length(local.rows) }
 output "phases" { value = "${local.web.phase},${local.tree.phase}" }
-output "tree_items" { value = join(",", local.tree.deploy_items[*].installation) }
+output "tree_items" { value = join(",", [for p in keys(local.tree.deploy_items) : replace(p, "/\\/[^/]*$/", "")]) }
+output "errors" { value = length(local.web.deploy_item_errors) + length(local.tree.deploy_item_errors) }
 `
 
 // examples/landscaper-yaml applied as it is, with the real CLI: two
@@ -77,7 +78,7 @@ func TestAccInstallation_landscaperYAMLExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]any{
-		"same_items_as_hcl": true, "web_items": float64(1), "phases": "Succeeded,Succeeded",
+		"same_items_as_hcl": true, "web_items": float64(1), "phases": "Succeeded,Succeeded", "errors": float64(0),
 		"tree_items": "tree/reader,tree/writer", "web_summary": "entries 2",
 		"tree_echoed":     "written by the writer, read by the reader",
 		"hcl_config_data": map[string]any{"title": "hello from web-config", "color": "teal"},

@@ -39,7 +39,8 @@ type installationModel struct {
 	SensitiveExports       types.Set      `tfsdk:"sensitive_exports"`
 	SensitiveExportValues  types.Dynamic  `tfsdk:"sensitive_export_values"`
 	TargetExports          types.Map      `tfsdk:"target_exports"`
-	DeployItems            types.List     `tfsdk:"deploy_items"`
+	DeployItems            types.Map      `tfsdk:"deploy_items"`
+	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
 }
 
 type blueprintSourceModel struct {

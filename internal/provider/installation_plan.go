@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -61,7 +60,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// subinstallation) leaves them Succeeded but the phase Failed: only a
 	// Succeeded installation can have nothing to do.
 	if state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
-		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(ctx, state.DeployItems) &&
+		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
 		state.BlueprintDigest.ValueString() == rendered.digest {
 		return // nothing to do: keep every computed value as it is
 	}
@@ -77,9 +76,9 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
 	if known {
-		plan.DeployItems = plannedDeployItemList(rendered.rows, hashKey != nil, &resp.Diagnostics)
+		plan.setDeployItems(rendered.rows, hashKey != nil, &resp.Diagnostics)
 	} else {
-		plan.DeployItems = types.ListUnknown(types.ObjectType{AttrTypes: deployItemAttrTypes})
+		plan.setDeployItemsUnknown()
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -108,25 +107,37 @@ type plannedItems struct {
 // matches reports whether the state's deploy items are what the plan
 // expects: the rendered ones equal, and those of installations that could
 // not be rendered all succeeded.
-func (p plannedItems) matches(ctx context.Context, state types.List) bool {
-	rows, ok := stateRows(ctx, state)
+func (p plannedItems) matches(state installationModel) bool {
+	rows, ok := stateRows(state)
 	if !ok {
 		return false
 	}
-	var renderable []deployItemRow
+	planned := make(map[string]deployItemRow, len(p.rows))
+	for _, r := range p.rows {
+		planned[r.path()] = r
+	}
+	seen := 0
 	for _, r := range rows {
-		if !p.coversUnknown(r.Installation) {
-			renderable = append(renderable, r)
-		} else if r.Phase != string(api.DeployItemPhaseSucceeded) || r.LastError != "" {
+		if p.coversUnknown(r.path()) {
+			if r.errorText() != "" {
+				return false
+			}
+			continue
+		}
+		want, ok := planned[r.path()]
+		if !ok || !sameRow(want, r) {
 			return false
 		}
+		seen++
 	}
-	return slices.EqualFunc(p.rows, renderable, sameRow)
+	return seen == len(planned)
 }
 
-func (p plannedItems) coversUnknown(installation string) bool {
+// coversUnknown reports whether the item at itemPath belongs to a
+// subinstallation that cannot be rendered at plan time.
+func (p plannedItems) coversUnknown(itemPath string) bool {
 	for _, u := range p.unknownPaths {
-		if installation == u || strings.HasPrefix(installation, u+"/") {
+		if strings.HasPrefix(itemPath, u+"/") {
 			return true
 		}
 	}
@@ -259,9 +270,10 @@ func configEqual(a, b installationModel) bool {
 	return true
 }
 
-// sameRow compares a planned deploy item with one from state.
+// sameRow compares a planned deploy item with one from state in what
+// state records of it. Type, target and dependencies come from the
+// blueprint and the imports, whose changes configEqual, the blueprint
+// digest and the imports hash already catch.
 func sameRow(p, s deployItemRow) bool {
-	return s.Installation == p.Installation && s.Name == p.Name && s.Type == p.Type && s.Target == p.Target &&
-		slices.Equal(s.DependsOn, p.DependsOn) && s.Phase == p.Phase && s.LastError == p.LastError &&
-		s.ConfigHash == p.ConfigHash
+	return s.path() == p.path() && s.Phase == p.Phase && s.LastError == p.LastError && s.ConfigHash == p.ConfigHash
 }

@@ -132,7 +132,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 		}
 		return
 	}
-	markDrifted(ctx, &state, drifted, &resp.Diagnostics)
+	markDrifted(&state, drifted, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	if marked != nil { // updateOnChangeOnly items are applied again, too
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, marked)...)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -17,18 +16,6 @@ import (
 // installationSchemaVersion is the version of landscaper_installation's
 // schema; see installationResource.UpgradeState.
 const installationSchemaVersion = 0
-
-// deployItemAttrTypes is the element type of the computed deploy_items list.
-var deployItemAttrTypes = map[string]attr.Type{
-	"installation": types.StringType,
-	"name":         types.StringType,
-	"type":         types.StringType,
-	"target":       types.StringType,
-	"depends_on":   types.ListType{ElemType: types.StringType},
-	"phase":        types.StringType,
-	"last_error":   types.StringType,
-	"config_hash":  types.StringType,
-}
 
 var objectRefAttrs = map[string]schema.Attribute{
 	"name":      schema.StringAttribute{Required: true, MarkdownDescription: "Name of the object."},
@@ -129,24 +116,18 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"target_exports": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
 				MarkdownDescription: "The installation's target exports by name, each a Target object as JSON, " +
 					"ready for another installation's `imports.targets`."},
-			"deploy_items": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Every deploy item of the installation tree, sorted by installation path and name. " +
-					"Plans show which are added, changed (`config_hash`) or removed; drift found by refresh shows as `phase = \"Drifted\"`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"installation": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "Path of the (sub)installation that renders the item, e.g. `app/database`."},
-					"name":       schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the deploy item."},
-					"type":       schema.StringAttribute{Computed: true, MarkdownDescription: "Deploy item type."},
-					"target":     schema.StringAttribute{Computed: true, MarkdownDescription: "Target import it deploys to, e.g. `cluster` or `clusters[0]`."},
-					"depends_on": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Items it waits for."},
-					"phase":      schema.StringAttribute{Computed: true, MarkdownDescription: "Phase after the last job, or `Drifted`."},
-					"last_error": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the item failed, if it did."},
-					"config_hash": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "Hash of the item's rendered configuration, keyed per installation (HMAC-SHA256 with a random key " +
-							"kept in private state, first 128 bits), so it cannot be used to guess secrets in the configuration; a change " +
-							"means the item is updated. Known after apply when the installation is created."},
-				}},
-			},
+			"deploy_items": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Every deploy item of the installation tree: its path (`<installation path>/<item name>`, " +
+					"e.g. `app/database/secret`, where the root installation's path is `name`, or `<namespace>.<name>` outside " +
+					"the namespace `default`) → the hash of its rendered configuration. Plans show which items are added, " +
+					"changed (a new hash) or removed. The hash is keyed per installation (HMAC-SHA256 with a random key kept in " +
+					"private state, first 128 bits), so it cannot be used to guess secrets in the configuration; it is known " +
+					"after apply when the installation is created. Type, target and dependencies of each item are shown by the " +
+					"`landscaper_rendered_installation` data source."},
+			"deploy_item_errors": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The deploy items that are not `Succeeded`, by path as in `deploy_items`: " +
+					"`\"<phase>: <why>\"`, e.g. `\"Failed: …\"`, `\"DeleteFailed: …\"`, or `\"Drifted: …\"` for drift found by " +
+					"refresh, which the plan then shows being repaired. Empty when every item succeeded."},
 		},
 	}
 }

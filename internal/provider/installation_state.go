@@ -3,10 +3,13 @@ package provider
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // snapshotKey is the private-state key of the engine snapshot: the whole
@@ -34,7 +37,9 @@ type installationOutcome struct {
 	items         []deployItemRow
 }
 
-// deployItemRow is one element of deploy_items.
+// deployItemRow is one deploy item, as the engine and the rendered
+// installation data source know it; state keeps part of it
+// (setDeployItems).
 type deployItemRow struct {
 	Installation string
 	Name         string
@@ -75,7 +80,7 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	te, d := types.MapValueFrom(ctx, types.StringType, orEmptyStrings(o.targetExports))
 	diags.Append(d...)
 	m.TargetExports = te
-	m.DeployItems = deployItemList(o.items, diags)
+	m.setDeployItems(o.items, true, diags)
 	return m
 }
 
@@ -120,108 +125,105 @@ func orEmptyStrings(m map[string]string) map[string]string {
 	return m
 }
 
-func deployItemList(rows []deployItemRow, diags *diag.Diagnostics) types.List {
-	return plannedDeployItemList(rows, true, diags)
-}
-
-// plannedDeployItemList is deployItemList for a plan; hashKnown false
-// plans every config_hash as known after apply (no config_hash key yet).
-func plannedDeployItemList(rows []deployItemRow, hashKnown bool, diags *diag.Diagnostics) types.List {
-	elemType := types.ObjectType{AttrTypes: deployItemAttrTypes}
-	elems := make([]attr.Value, 0, len(rows))
+// setDeployItems records rows as deploy_items (item path → config_hash)
+// and deploy_item_errors (item path → "<phase>: <why>" for the items that
+// did not succeed). Two flat maps instead of a list of objects: Terraform
+// and the plugin framework both work per value of a resource, and an
+// object of eight attributes per item made 1,000 items 9,000 values,
+// walked some thirty times per plan. hashKnown false plans every
+// config_hash as known after apply (no config_hash key yet).
+func (m *installationModel) setDeployItems(rows []deployItemRow, hashKnown bool, diags *diag.Diagnostics) {
+	hashes := make(map[string]attr.Value, len(rows))
+	failed := map[string]attr.Value{}
 	for _, r := range rows {
-		deps := make([]attr.Value, 0, len(r.DependsOn))
-		for _, d := range r.DependsOn {
-			deps = append(deps, types.StringValue(d))
-		}
 		hash := types.StringUnknown()
 		if hashKnown {
 			hash = types.StringValue(r.ConfigHash)
 		}
-		obj, d := types.ObjectValue(deployItemAttrTypes, map[string]attr.Value{
-			"installation": types.StringValue(r.Installation),
-			"name":         types.StringValue(r.Name),
-			"type":         types.StringValue(r.Type),
-			"target":       types.StringValue(r.Target),
-			"depends_on":   types.ListValueMust(types.StringType, deps),
-			"phase":        types.StringValue(r.Phase),
-			"last_error":   types.StringValue(r.LastError),
-			"config_hash":  hash,
-		})
-		diags.Append(d...)
-		elems = append(elems, obj)
+		hashes[r.path()] = hash
+		if e := r.errorText(); e != "" {
+			failed[r.path()] = types.StringValue(e)
+		}
 	}
-	l, d := types.ListValue(elemType, elems)
+	var d diag.Diagnostics
+	m.DeployItems, d = types.MapValue(types.StringType, hashes)
 	diags.Append(d...)
-	return l
+	m.DeployItemErrors, d = types.MapValue(types.StringType, failed)
+	diags.Append(d...)
 }
 
-// markDrifted sets phase "Drifted" on the deploy items named in drifted
-// (keys are "<installation>/<name>").
-func markDrifted(ctx context.Context, m *installationModel, drifted map[string]string, diags *diag.Diagnostics) {
-	if m.DeployItems.IsNull() {
-		return // no deploy items recorded: nothing to mark
+// setDeployItemsUnknown plans deploy_items and deploy_item_errors as
+// known after apply.
+func (m *installationModel) setDeployItemsUnknown() {
+	m.DeployItems = types.MapUnknown(types.StringType)
+	m.DeployItemErrors = types.MapUnknown(types.StringType)
+}
+
+// path is the item's key in deploy_items: its installation path and name.
+func (r deployItemRow) path() string {
+	return r.Installation + "/" + r.Name
+}
+
+// errorText is the item's entry in deploy_item_errors; "" for an item
+// that succeeded.
+func (r deployItemRow) errorText() string {
+	switch {
+	case r.Phase == string(api.DeployItemPhaseSucceeded) && r.LastError == "":
+		return ""
+	case r.LastError == "":
+		return r.Phase
 	}
-	rows, ok := stateRows(ctx, m.DeployItems)
-	if !ok {
+	return r.Phase + ": " + r.LastError
+}
+
+// markDrifted records the deploy items named in drifted (keys are item
+// paths) in deploy_item_errors as "Drifted: <why>"; a plan expects no
+// error, so it shows the repair.
+func markDrifted(m *installationModel, drifted map[string]string, diags *diag.Diagnostics) {
+	if len(drifted) == 0 || m.DeployItems.IsNull() {
+		return // nothing drifted, or no deploy items recorded: nothing to mark
+	}
+	if m.DeployItems.IsUnknown() || m.DeployItemErrors.IsUnknown() {
 		diags.AddError("Cannot Record Drift", "deploy_items in state could not be read")
 		return
 	}
-	out := make([]deployItemRow, 0, len(rows))
-	for _, row := range rows {
-		if reason, ok := drifted[row.Installation+"/"+row.Name]; ok {
-			row.Phase = driftedPhase
-			row.LastError = reason
-		}
-		out = append(out, row)
+	items := m.DeployItems.Elements()
+	failed := make(map[string]attr.Value, len(drifted)+len(m.DeployItemErrors.Elements()))
+	for k, v := range m.DeployItemErrors.Elements() {
+		failed[k] = v
 	}
-	m.DeployItems = deployItemList(out, diags)
+	for p, reason := range drifted {
+		if _, ok := items[p]; ok {
+			failed[p] = types.StringValue(deployItemRow{Phase: driftedPhase, LastError: reason}.errorText())
+		}
+	}
+	var d diag.Diagnostics
+	m.DeployItemErrors, d = types.MapValue(types.StringType, failed)
+	diags.Append(d...)
 }
 
-// stateRows decodes deploy_items; false when it is null, unknown or
-// unreadable. It reads the elements directly instead of through the
-// framework's reflection (ElementsAs), which cost ~80 ms of CPU per no-op
-// plan of 1,000 deploy items (BenchmarkInstallation).
-func stateRows(_ context.Context, l types.List) ([]deployItemRow, bool) {
-	if l.IsNull() || l.IsUnknown() {
+// stateRows decodes deploy_items and deploy_item_errors into rows (path,
+// phase, error and hash; type, target and dependencies are not recorded),
+// sorted; false when deploy_items is null, unknown or unreadable.
+func stateRows(m installationModel) ([]deployItemRow, bool) {
+	if m.DeployItems.IsNull() || m.DeployItems.IsUnknown() || m.DeployItemErrors.IsUnknown() {
 		return nil, false
 	}
-	elems := l.Elements()
-	rows := make([]deployItemRow, 0, len(elems))
-	for _, e := range elems {
-		row, ok := stateRow(e)
-		if !ok {
+	failed := m.DeployItemErrors.Elements() // empty when null
+	rows := make([]deployItemRow, 0, len(m.DeployItems.Elements()))
+	for p, v := range m.DeployItems.Elements() {
+		hash, ok := v.(types.String)
+		cut := strings.LastIndexByte(p, '/')
+		if !ok || cut < 0 {
 			return nil, false
+		}
+		row := deployItemRow{Installation: p[:cut], Name: p[cut+1:], ConfigHash: hash.ValueString(),
+			Phase: string(api.DeployItemPhaseSucceeded)}
+		if e, ok := failed[p].(types.String); ok {
+			row.Phase, row.LastError, _ = strings.Cut(e.ValueString(), ": ")
 		}
 		rows = append(rows, row)
 	}
+	sortRows(rows)
 	return rows, true
-}
-
-// stateRow decodes one element of deploy_items.
-func stateRow(e attr.Value) (deployItemRow, bool) {
-	obj, ok := e.(types.Object)
-	if !ok || obj.IsNull() || obj.IsUnknown() {
-		return deployItemRow{}, false
-	}
-	fields := obj.Attributes()
-	str := func(name string) string {
-		s, _ := fields[name].(types.String)
-		return s.ValueString() // "" when null or unknown, as a decoded model had it
-	}
-	deps, ok := fields["depends_on"].(types.List)
-	if !ok || deps.IsUnknown() {
-		return deployItemRow{}, false
-	}
-	row := deployItemRow{Installation: str("installation"), Name: str("name"), Type: str("type"), Target: str("target"),
-		DependsOn: make([]string, 0, len(deps.Elements())), Phase: str("phase"), LastError: str("last_error"),
-		ConfigHash: str("config_hash")}
-	for _, d := range deps.Elements() {
-		s, ok := d.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			return deployItemRow{}, false
-		}
-		row.DependsOn = append(row.DependsOn, s.ValueString())
-	}
-	return row, true
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"reflect"
 	"testing"
 
@@ -10,39 +9,72 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// stateRows reads back what deployItemList wrote, and refuses what it
-// cannot read (null, unknown, an unknown element or dependency).
+// stateRows reads back what setDeployItems wrote (path, phase, error and
+// hash), and refuses what it cannot read (null or unknown items, a key
+// that is no item path, unknown errors).
 func TestStateRows(t *testing.T) {
-	ctx := context.Background()
 	var diags diag.Diagnostics
 	rows := []deployItemRow{
 		{Installation: "app", Name: "db", Type: "landscaper.gardener.cloud/mock", Target: "cluster",
 			DependsOn: []string{}, Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app/sub", Name: "cache", Phase: "Init", ConfigHash: "h3"},
 		{Installation: "app/sub", Name: "web", Type: "landscaper.gardener.cloud/helm", Target: "clusters[0]",
-			DependsOn: []string{"db", "cache"}, Phase: "Failed", LastError: "boom", ConfigHash: "h2"},
+			DependsOn: []string{"db", "cache"}, Phase: "Failed", LastError: "boom: the chart: failed", ConfigHash: "h2"},
 	}
-	list := deployItemList(rows, &diags)
+	var m installationModel
+	m.setDeployItems(rows, true, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	got, ok := stateRows(ctx, list)
-	if !ok || !reflect.DeepEqual(got, rows) {
-		t.Fatalf("read back %+v (%v), want %+v", got, ok, rows)
+	wantErrors := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"app/sub/cache": types.StringValue("Init"),
+		"app/sub/web":   types.StringValue("Failed: boom: the chart: failed"),
+	})
+	if !m.DeployItemErrors.Equal(wantErrors) || len(m.DeployItems.Elements()) != 3 {
+		t.Fatalf("recorded %v and %v", m.DeployItems, m.DeployItemErrors)
 	}
-	elemType := types.ObjectType{AttrTypes: deployItemAttrTypes}
-	unknownDeps := map[string]attr.Value{}
-	for k, v := range list.Elements()[0].(types.Object).Attributes() {
-		unknownDeps[k] = v
+	got, ok := stateRows(m)
+	want := []deployItemRow{
+		{Installation: "app", Name: "db", Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app/sub", Name: "cache", Phase: "Init", ConfigHash: "h3"},
+		{Installation: "app/sub", Name: "web", Phase: "Failed", LastError: "boom: the chart: failed", ConfigHash: "h2"},
 	}
-	unknownDeps["depends_on"] = types.ListUnknown(types.StringType)
-	for name, l := range map[string]types.List{
-		"null":                 types.ListNull(elemType),
-		"unknown":              types.ListUnknown(elemType),
-		"unknown element":      types.ListValueMust(elemType, []attr.Value{types.ObjectUnknown(deployItemAttrTypes)}),
-		"unknown dependencies": types.ListValueMust(elemType, []attr.Value{types.ObjectValueMust(deployItemAttrTypes, unknownDeps)}),
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read back %+v (%v), want %+v", got, ok, want)
+	}
+	noErrors := types.MapValueMust(types.StringType, map[string]attr.Value{})
+	for name, bad := range map[string]installationModel{
+		"null":           {DeployItems: types.MapNull(types.StringType), DeployItemErrors: noErrors},
+		"unknown":        {DeployItems: types.MapUnknown(types.StringType), DeployItemErrors: noErrors},
+		"unknown errors": {DeployItems: m.DeployItems, DeployItemErrors: types.MapUnknown(types.StringType)},
+		"not a path": {DeployItems: types.MapValueMust(types.StringType, map[string]attr.Value{"db": types.StringValue("h")}),
+			DeployItemErrors: noErrors},
 	} {
-		if rows, ok := stateRows(ctx, l); ok {
+		if rows, ok := stateRows(bad); ok {
 			t.Errorf("%s: read as %+v", name, rows)
 		}
+	}
+}
+
+// Drift found by refresh goes into deploy_item_errors, next to the
+// errors already recorded; a path that is no recorded item is ignored.
+func TestMarkDrifted(t *testing.T) {
+	var diags diag.Diagnostics
+	var m installationModel
+	m.setDeployItems([]deployItemRow{
+		{Installation: "app", Name: "db", Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app", Name: "web", Phase: "Failed", LastError: "boom", ConfigHash: "h2"},
+	}, true, &diags)
+	items := m.DeployItems
+	markDrifted(&m, map[string]string{"app/db": "ConfigMap bench/x was deleted", "app/gone": "x"}, &diags)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	want := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"app/db":  types.StringValue("Drifted: ConfigMap bench/x was deleted"),
+		"app/web": types.StringValue("Failed: boom"),
+	})
+	if !m.DeployItemErrors.Equal(want) || !m.DeployItems.Equal(items) {
+		t.Errorf("errors %v, items %v", m.DeployItemErrors, m.DeployItems)
 	}
 }

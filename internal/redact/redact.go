@@ -1,6 +1,6 @@
 // Package redact scrubs secrets from messages before they reach a
 // diagnostic, a log line or a non-sensitive attribute such as
-// deploy_items[].last_error. It knows two kinds of secrets: values the
+// deploy_item_errors. It knows two kinds of secrets: values the
 // caller registers (kubeconfig credentials, Secret imports, sensitive
 // attributes, Helm values) and credentials written into URLs.
 package redact
