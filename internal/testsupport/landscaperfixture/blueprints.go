@@ -209,4 +209,11 @@ func ChartArchive() []byte {
 
 func chartBase64() string { return base64.StdEncoding.EncodeToString(ChartArchive()) }
 
-func webTemplateText() string { return strings.Replace(webTemplate, "CHART", chartBase64(), 1) }
+func (b *builder) webTemplateText() string {
+	text := strings.Replace(webTemplate, "CHART", chartBase64(), 1)
+	if b.opts.HelmManifests {
+		const line = "              createNamespace: false\n"
+		text = strings.Replace(text, line, line+"              helmDeployment: false\n", 1)
+	}
+	return text
+}

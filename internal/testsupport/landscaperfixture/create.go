@@ -78,8 +78,10 @@ func Create(ctx context.Context, host *rest.Config, opts Options) (*Landscape, e
 		l.Deployed[i] = created
 		uids[created.GetKind()+"/"+created.GetNamespace()+"/"+created.GetName()] = string(created.GetUID())
 	}
-	if err := installRelease(targetConfig, opts.Kubeconfig, l.Release); err != nil {
-		return nil, err
+	if l.Release.Name != "" {
+		if err := installRelease(targetConfig, opts.Kubeconfig, l.Release); err != nil {
+			return nil, err
+		}
 	}
 	if err := createHost(ctx, hostClient, l, uids); err != nil {
 		return l, err

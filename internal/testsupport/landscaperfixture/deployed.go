@@ -61,7 +61,7 @@ func (b *builder) appConfig() object {
 func (b *builder) cacheValues() object { return object{"message": Greeting} }
 
 func (b *builder) cacheConfig() object {
-	return object{
+	c := object{
 		"apiVersion":      "helm.deployer.landscaper.gardener.cloud/v1alpha1",
 		"kind":            "ProviderConfiguration",
 		"name":            ReleaseName,
@@ -70,6 +70,14 @@ func (b *builder) cacheConfig() object {
 		"chart":           object{"archive": object{"raw": chartBase64()}},
 		"values":          b.cacheValues(),
 	}
+	if b.opts.HelmManifests {
+		c["helmDeployment"] = false
+	}
+	return c
+}
+
+func (b *builder) release() Release {
+	return Release{Name: ReleaseName, Namespace: b.opts.TargetNamespace, Values: b.cacheValues(), Chart: ChartArchive()}
 }
 
 // resource is a managedResources entry: the object and the policy it
@@ -90,11 +98,20 @@ func (b *builder) appResources() []any {
 	return []any{resource("apps/v1", "Deployment", b.opts.TargetNamespace, WebDeployment, "manage")}
 }
 
-// cacheResources lists what Landscaper's Helm deployer records of a
-// release it installed with Helm: only the kinds its default readiness
-// check looks at (here the Deployment, not the ConfigMap).
+// cacheResources lists what Landscaper's Helm deployer records: of a
+// release it installed with Helm only the kinds its default readiness
+// check looks at (here the Deployment, not the ConfigMap); of a chart it
+// applied as manifests every object, with policy manage.
 func (b *builder) cacheResources() []any {
-	return []any{resource("apps/v1", "Deployment", b.opts.TargetNamespace, ReleaseName, "")}
+	if !b.opts.HelmManifests {
+		return []any{resource("apps/v1", "Deployment", b.opts.TargetNamespace, ReleaseName, "")}
+	}
+	var out []any
+	for _, o := range renderedChart(b.release()) {
+		md, _ := o["metadata"].(map[string]any)
+		out = append(out, resource(fmt.Sprint(o["apiVersion"]), fmt.Sprint(o["kind"]), b.opts.TargetNamespace, fmt.Sprint(md["name"]), "manage"))
+	}
+	return out
 }
 
 func manifestStatus(resources []any) object {
@@ -108,16 +125,21 @@ func helmStatus(resources []any) object {
 }
 
 // deployed is what the manifest deployer applied, with the label it
-// puts on every object it manages.
+// puts on every object it manages, and with HelmManifests the chart's
+// objects the Helm deployer applied, with both deployers' labels.
 func (b *builder) deployed() []*unstructured.Unstructured {
-	out := []*unstructured.Unstructured{}
-	for item, obj := range map[string]object{SettingsItemName: b.settingsConfigMap(), AppItemName: b.webDeployment()} {
+	var out []*unstructured.Unstructured
+	add := func(obj object, labels map[string]string) {
 		u := &unstructured.Unstructured{Object: jsonRoundTrip(obj)}
-		u.SetLabels(map[string]string{ManifestDeployItemLabel: item})
+		u.SetLabels(labels)
 		out = append(out, u)
 	}
-	if out[0].GetKind() != "ConfigMap" {
-		out[0], out[1] = out[1], out[0]
+	add(b.settingsConfigMap(), map[string]string{ManifestDeployItemLabel: SettingsItemName})
+	add(b.webDeployment(), map[string]string{ManifestDeployItemLabel: AppItemName})
+	if b.opts.HelmManifests {
+		for _, o := range renderedChart(b.release()) {
+			add(o, map[string]string{ManifestDeployItemLabel: CacheItemName, HelmDeployItemLabel: CacheItemName})
+		}
 	}
 	return out
 }

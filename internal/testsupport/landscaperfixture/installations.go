@@ -21,7 +21,7 @@ func (b *builder) root() []*unstructured.Unstructured {
 		"spec": object{
 			"blueprint": object{"inline": object{"filesystem": object{
 				"blueprint.yaml": rootBlueprint,
-				"web.yaml":       webTemplateText(),
+				"web.yaml":       b.webTemplateText(),
 			}}},
 			"imports": object{
 				"targets": []any{object{"name": "cluster", "target": TargetName}},
@@ -67,7 +67,7 @@ func (b *builder) root() []*unstructured.Unstructured {
 func (b *builder) web() []*unstructured.Unstructured {
 	ns := b.opts.Namespace
 	parentCtx := installationContext(RootName)
-	template := mustYAMLObject(webTemplateText())
+	template := mustYAMLObject(b.webTemplateText())
 	blueprint, _ := template["blueprint"].(object)
 	inst := newObject("Installation", meta{
 		name: SubName, namespace: ns, finalizers: true,

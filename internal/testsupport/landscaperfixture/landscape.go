@@ -57,6 +57,12 @@ type Options struct {
 	TargetNamespace string
 	// Kubeconfig of the target cluster, kept in the Target's spec.config.
 	Kubeconfig string
+	// HelmManifests deploys the "cache" item with helmDeployment: false,
+	// as Landscaper's Helm deployer then does: the chart rendered and its
+	// objects applied like manifests (labelled with both deployers' deploy
+	// item labels, each in the provider status with policy manage), no
+	// Helm release.
+	HelmManifests bool
 }
 
 // Landscape is everything Landscaper left, as data.
@@ -69,7 +75,8 @@ type Landscape struct {
 	Host []*unstructured.Unstructured
 	// Deployed is what the manifest deployer applied in the target cluster.
 	Deployed []*unstructured.Unstructured
-	// Release is the Helm release of the "cache" deploy item.
+	// Release is the Helm release of the "cache" deploy item (its Name is
+	// "" with HelmManifests: its objects are in Deployed then).
 	Release Release
 }
 
@@ -90,7 +97,9 @@ func Build(opts Options) *Landscape {
 	l.Host = append(l.Host, b.root()...)
 	l.Host = append(l.Host, b.web()...)
 	l.Deployed = b.deployed()
-	l.Release = Release{Name: ReleaseName, Namespace: opts.TargetNamespace, Values: b.cacheValues(), Chart: ChartArchive()}
+	if !opts.HelmManifests {
+		l.Release = b.release()
+	}
 	return l
 }
 

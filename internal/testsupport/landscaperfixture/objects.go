@@ -26,6 +26,9 @@ const (
 	// ManifestDeployItemLabel is what Landscaper's manifest deployer puts
 	// on every object it applies; the value is the DeployItem's name.
 	ManifestDeployItemLabel = landscaperstate.ManifestDeployItemLabel
+	// HelmDeployItemLabel is what Landscaper's Helm deployer adds on the
+	// objects of a chart it applies as manifests (helmDeployment: false).
+	HelmDeployItemLabel = landscaperstate.HelmDeployItemLabel
 )
 
 // Labels and annotations Landscaper's controllers set (their names are
