@@ -3,25 +3,16 @@ package provider
 import (
 	"fmt"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
 // inlineInstallation is the HCL of an installation named name, in the
 // test namespace unless namespace says otherwise, whose inline blueprint
-// imports the target "cluster" (landscaper_target.cluster, which
-// targetHCL declares) and renders items: YAML list entries of
+// (clusterBlueprint) imports the target "cluster" (landscaper_target.cluster,
+// which targetHCL declares) and renders items: YAML list entries of
 // deployItems.
 func inlineInstallation(targetHCL, name, namespace, items string) string {
-	blueprint := `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-` + indentLines(strings.TrimRight(items, "\n"), "    ") + "\n"
 	ns := ""
 	if namespace != "" {
 		ns = fmt.Sprintf("\n  namespace = %q", namespace)
@@ -32,12 +23,55 @@ resource "landscaper_installation" %[1]q {
   blueprint = { inline = { "blueprint.yaml" = %[3]q } }
   imports   = { targets = { cluster = landscaper_target.cluster.target } }
 }
-`, name, ns, blueprint)
+`, name, ns, clusterBlueprint("", items, ""))
+}
+
+// clusterBlueprint is a blueprint that imports the target "cluster" and
+// imports (more YAML list entries of imports, or ""), renders items (YAML
+// list entries of deployItems) in a GoTemplate deploy execution, and ends
+// with rest (top-level fields such as exports and exportExecutions, or "").
+func clusterBlueprint(imports, items, rest string) string {
+	bp := `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+imports:
+- name: cluster
+  targetType: landscaper.gardener.cloud/kubernetes-cluster
+`
+	if imports != "" {
+		bp += strings.TrimRight(imports, "\n") + "\n"
+	}
+	bp += `deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+` + indentLines(strings.TrimRight(items, "\n"), "    ") + "\n"
+	return bp + rest
+}
+
+// hostProviderHCL is the provider block with the local cluster as the
+// provider's host cluster (Secret and ConfigMap imports, Landscaper's
+// objects).
+func (e *accEnv) hostProviderHCL() string {
+	return fmt.Sprintf(`
+provider "landscaper" {
+  kubernetes = { config_path = %q }
+}
+`, localcluster.KubeconfigPath(e.t))
+}
+
+// manifestObjectsHCL is the manifest_objects of an Installation manifest
+// that imports the target "cluster" and the DataObject "ns", which holds
+// the test namespace.
+func (e *accEnv) manifestObjectsHCL() string {
+	return fmt.Sprintf(`join("\n---\n", [landscaper_target.cluster.target, yamlencode({
+    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %q
+  })])`, e.namespace)
 }
 
 // manifestItem is a kubernetes-manifest deploy item on the target
-// "cluster" applying manifests (YAML flow objects); extra adds fields of
-// the item (YAML lines).
+// "cluster" applying manifests (each a YAML flow object or block) with
+// policy manage; extra adds fields of the item (YAML lines).
 func manifestItem(name, extra string, manifests ...string) string {
 	item := fmt.Sprintf(`- name: %s
   type: landscaper.gardener.cloud/kubernetes-manifest
@@ -52,7 +86,7 @@ func manifestItem(name, extra string, manifests ...string) string {
     manifests:
 `
 	for _, m := range manifests {
-		item += "    - {policy: manage, manifest: " + m + "}\n"
+		item += "    - policy: manage\n      manifest:\n" + indentLines(strings.TrimRight(m, "\n"), "        ") + "\n"
 	}
 	return item
 }

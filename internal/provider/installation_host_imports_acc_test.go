@@ -17,65 +17,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
 // hostImportsBlueprint copies the Secret import into a Secret and one key
 // of the ConfigMap import into a ConfigMap; another key of the ConfigMap
 // import is used only by an export.
-const hostImportsBlueprint = `apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-- name: namespace
+var hostImportsBlueprint = clusterBlueprint(`- name: namespace
   schema: {type: string}
 - name: password
   schema: {type: string}
 - name: settings
   schema: {type: object, additionalProperties: {type: string}}
-exports:
+`, manifestItem("copy", "",
+	`{apiVersion: v1, kind: Secret, metadata: {name: copied, namespace: {{ .imports.namespace }}}, stringData: {password: {{ .imports.password | quote }}}}`,
+	`{apiVersion: v1, kind: ConfigMap, metadata: {name: from-host, namespace: {{ .imports.namespace }}}, data: {color: {{ .imports.settings.color | quote }}}}`),
+	`exports:
 - name: label
   schema: {type: string}
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: copy
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - policy: manage
-          manifest:
-            apiVersion: v1
-            kind: Secret
-            metadata: {name: copied, namespace: {{ .imports.namespace }}}
-            stringData: {password: {{ .imports.password | quote }}}
-        - policy: manage
-          manifest:
-            apiVersion: v1
-            kind: ConfigMap
-            metadata: {name: from-host, namespace: {{ .imports.namespace }}}
-            data: {color: {{ .imports.settings.color | quote }}}
 exportExecutions:
 - name: exports
   type: GoTemplate
   template: |
     exports:
       label: {{ .imports.settings.label | quote }}
-`
+`)
 
 func (e *accEnv) hostImportsInstallation() string {
-	return fmt.Sprintf(`
-provider "landscaper" {
-  kubernetes = { config_path = %[1]q }
-}
-`, localcluster.KubeconfigPath(e.t)) + e.targetHCL + fmt.Sprintf(`
+	return e.hostProviderHCL() + e.targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" "host" {
   name      = "host"
   namespace = %[1]q

@@ -23,50 +23,33 @@ const bigInteger = "9007199254740993"
 // the deploy item config, the API server, a deploy item export, Spiff,
 // the installation's exports, private state and state.
 func (e *accEnv) bigNumberInstallation() string {
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-- name: id
+	cronJob := fmt.Sprintf(`apiVersion: batch/v1
+kind: CronJob
+metadata: {name: big, namespace: %s}
+spec:
+  schedule: "0 0 1 1 *"
+  suspend: true
+  startingDeadlineSeconds: {{ .imports.id }}
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: c, image: registry.k8s.io/pause:3.10}]
+`, e.namespace)
+	// A field of the item's config, after its manifests.
+	exports := fmt.Sprintf(`exports:
+  exports:
+  - key: deadline
+    jsonPath: .spec.startingDeadlineSeconds
+    fromResource: {apiVersion: batch/v1, kind: CronJob, name: big, namespace: %s}`, e.namespace)
+	blueprint := clusterBlueprint(`- name: id
   schema: {type: integer}
-exports:
+`, manifestItem("cron", "", cronJob)+indentLines(exports, "    "), `exports:
 - name: id
   schema: {type: integer}
 - name: doubled
   schema: {type: array, items: {type: integer}}
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: cron
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - policy: manage
-          manifest:
-            apiVersion: batch/v1
-            kind: CronJob
-            metadata: {name: big, namespace: %[1]s}
-            spec:
-              schedule: "0 0 1 1 *"
-              suspend: true
-              startingDeadlineSeconds: {{ .imports.id }}
-              jobTemplate:
-                spec:
-                  template:
-                    spec:
-                      restartPolicy: OnFailure
-                      containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-        exports:
-          exports:
-          - key: deadline
-            jsonPath: .spec.startingDeadlineSeconds
-            fromResource: {apiVersion: batch/v1, kind: CronJob, name: big, namespace: %[1]s}
 exportExecutions:
 - name: exports
   type: Spiff
@@ -74,7 +57,7 @@ exportExecutions:
     exports:
       id: (( values.deployitems.cron.deadline ))
       doubled: (( [ values.deployitems.cron.deadline, imports.id ] ))
-`, e.namespace)
+`)
 	return e.targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" "big" {
   name      = "big"

@@ -12,14 +12,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
 // manifestInstallation is an Installation manifest deploying one
 // ConfigMap named after the installation into the test namespace, with
 // extra lines inserted under metadata and spec.
 func (e *accEnv) manifestInstallation(name, metadata, spec string) string {
+	blueprint := clusterBlueprint(`- name: namespace
+  schema: {type: string}
+`, manifestItem("cm", "", `{apiVersion: v1, kind: ConfigMap, metadata: {name: `+name+`, namespace: {{ .imports.namespace }}}, data: {from: manifest}}`), "")
 	return fmt.Sprintf(`
 resource "landscaper_installation" %[1]q {
   name     = %[1]q
@@ -35,50 +36,17 @@ resource "landscaper_installation" %[1]q {
         inline:
           filesystem:
             blueprint.yaml: |
-              apiVersion: landscaper.gardener.cloud/v1alpha1
-              kind: Blueprint
-              imports:
-              - name: cluster
-                targetType: landscaper.gardener.cloud/kubernetes-cluster
-              - name: namespace
-                schema: {type: string}
-              deployExecutions:
-              - name: main
-                type: GoTemplate
-                template: |
-                  deployItems:
-                  - name: cm
-                    type: landscaper.gardener.cloud/kubernetes-manifest
-                    target: {import: cluster}
-                    config:
-                      apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-                      kind: ProviderConfiguration
-                      manifests:
-                      - policy: manage
-                        manifest:
-                          apiVersion: v1
-                          kind: ConfigMap
-                          metadata: {name: %[1]s, namespace: {{ .imports.namespace }}}
-                          data: {from: manifest}
+%[5]s
       imports:
         targets:
         - {name: cluster, target: cluster}
         data:
         - {name: namespace, dataRef: ns}
   EOT
-  manifest_objects = join("\n---\n", [landscaper_target.cluster.target, yamlencode({
-    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[2]q
-  })])
+  manifest_objects = %[2]s
 }
-`, name, e.namespace, indent(metadata, 6), indent(spec, 6))
-}
-
-func indent(s string, n int) string {
-	if s == "" {
-		return ""
-	}
-	pad := strings.Repeat(" ", n)
-	return pad + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+pad)
+`, name, e.manifestObjectsHCL(), indentLines(strings.TrimRight(metadata, "\n"), "      "),
+		indentLines(strings.TrimRight(spec, "\n"), "      "), indentLines(strings.TrimRight(blueprint, "\n"), "              "))
 }
 
 // What a manifest cannot mean here fails the plan, naming the field.
@@ -161,21 +129,15 @@ spec:
     - {name: namespace, dataRef: ns}
     - {name: password, secretRef: {name: source, key: password}}
     - {name: settings, configMapRef: {name: source}}
-`, e.namespace, indent(hostImportsBlueprint, 10))
-	config := fmt.Sprintf(`
-provider "landscaper" {
-  kubernetes = { config_path = %[1]q }
-}
-`, localcluster.KubeconfigPath(t)) + e.targetHCL + fmt.Sprintf(`
+`, e.namespace, indentLines(strings.TrimRight(hostImportsBlueprint, "\n"), "          "))
+	config := e.hostProviderHCL() + e.targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" "host" {
   name      = "host"
   namespace = %[1]q
   manifest  = %[2]q
-  manifest_objects = join("\n---\n", [landscaper_target.cluster.target, yamlencode({
-    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[1]q
-  })])
+  manifest_objects = %[3]s
 }
-`, e.namespace, manifest)
+`, e.namespace, manifest, e.manifestObjectsHCL())
 	inst := "landscaper_installation.host"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,

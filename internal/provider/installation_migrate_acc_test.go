@@ -78,14 +78,6 @@ func (e *migrationEnv) assertUnchanged(step string, before map[string]string) {
 	}
 }
 
-func (e *migrationEnv) providerHCL() string {
-	return fmt.Sprintf(`
-provider "landscaper" {
-  kubernetes = { config_path = %q }
-}
-`, localcluster.KubeconfigPath(e.t))
-}
-
 // removeLandscaperRecords deletes Landscaper's own objects of the
 // landscape (Installations, Executions, DeployItems) as Landscaper does
 // for an Installation annotated delete-without-uninstall: nothing it
@@ -183,7 +175,7 @@ func TestAccMigration_fromRunningLandscaper(t *testing.T) {
 	}
 	const addr = "landscaper_installation.shop"
 	id := e.namespace + "/" + landscaperfixture.RootName
-	w := newCLIWorkspace(t, e.providerHCL()+fmt.Sprintf(`
+	w := newCLIWorkspace(t, e.hostProviderHCL()+fmt.Sprintf(`
 import {
   to = %s
   id = %q
@@ -216,7 +208,7 @@ import {
 	// whose config Landscaper recorded differently from what the manifest
 	// renders: the import warns, naming the item, and the plan updates it.
 	w.mustRun("state", "rm", addr)
-	w.write(e.providerHCL())
+	w.write(e.hostProviderHCL())
 	restore := e.patchDeployItemConfig(landscaperfixture.SettingsItemName, `{"updateStrategy":"patch"}`)
 	out = w.mustRun("import", "-input=false", addr, id)
 	if !wrapped("Deploy Item Differs From Landscaper's").MatchString(out) || !wrapped(landscaperfixture.RootName+"/settings as this provider renders it differs").MatchString(out) {
