@@ -111,27 +111,7 @@ func plainValue(raw json.RawMessage) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, errors.New("not valid JSON")
 	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-	}
-	return v
+	return api.MapNumbers(v, api.ExactNumber), nil // integers beyond int64 keep their digits
 }
 
 // targetImports reads spec.imports.targets from the Targets given.

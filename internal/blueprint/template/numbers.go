@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // Template outputs, states, data mappings and fromYaml decode through
@@ -18,7 +19,7 @@ import (
 // defaults, targets) to the deploy items and exports.
 
 // DecodeJSON decodes one JSON document into out (a *map[string]any or
-// *any) with exact numbers (exactNumber).
+// *any) with exact numbers (api.ExactNumber).
 func DecodeJSON(data []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -30,9 +31,9 @@ func DecodeJSON(data []byte, out any) error {
 	}
 	switch o := out.(type) {
 	case *map[string]any:
-		exactNumbers(*o)
+		api.MapNumbers(*o, api.ExactNumber)
 	case *any:
-		*o = exactNumbers(*o)
+		*o = api.MapNumbers(*o, api.ExactNumber)
 	}
 	return nil
 }
@@ -47,43 +48,8 @@ func decodeYAML(data []byte, out any) error {
 	return DecodeJSON(j, out)
 }
 
-// exactNumbers replaces, in place where it can, every json.Number in v by
-// exactNumber and returns the result.
-func exactNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = exactNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = exactNumbers(e)
-		}
-	case json.Number:
-		return exactNumber(x)
-	}
-	return v
-}
-
-// exactNumber is an integer as int64, the type Terraform's integers
-// arrive in too (templates compare and compute with it); an integer
-// beyond int64 stays a json.Number, which prints and marshals as its
-// digits; anything else is a float64, as before.
-func exactNumber(n json.Number) any {
-	if i, err := n.Int64(); err == nil {
-		return i
-	}
-	if !strings.ContainsAny(n.String(), ".eE") {
-		return n
-	}
-	if f, err := n.Float64(); err == nil {
-		return f
-	}
-	return n
-}
-
 // templateNumbers is v with every json.Number (values decoded from the
-// snapshot keep their numbers so) replaced by exactNumber, copying only
+// snapshot keep their numbers so) replaced by api.ExactNumber, copying only
 // the maps and lists that hold one; changed says whether it replaced any.
 // GoTemplate's comparisons refuse a json.Number next to an int
 // ("incompatible types"): a value must not behave differently for coming
@@ -91,7 +57,7 @@ func exactNumber(n json.Number) any {
 func templateNumbers(v any) (out any, changed bool) {
 	switch x := v.(type) {
 	case json.Number:
-		return exactNumber(x), true
+		return api.ExactNumber(x), true
 	case map[string]any:
 		var m map[string]any
 		for k, e := range x {

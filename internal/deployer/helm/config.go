@@ -166,38 +166,26 @@ func (c *ProviderConfiguration) values() map[string]any {
 	dec := json.NewDecoder(bytes.NewReader(c.Values))
 	dec.UseNumber()
 	_ = dec.Decode(&v) // Validate refused values that are no object
-	helmNumbers(v)
+	api.MapNumbers(v, helmNumber)
 	return v
 }
 
-// helmNumbers replaces the json.Numbers in v as values documents.
-func helmNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = helmNumbers(e)
+// helmNumber is a values number as values() says.
+func helmNumber(n json.Number) any {
+	if strings.ContainsAny(n.String(), ".eE") {
+		if f, err := n.Float64(); err == nil {
+			return f
 		}
-	case []any:
-		for i, e := range x {
-			x[i] = helmNumbers(e)
-		}
-	case json.Number:
-		if strings.ContainsAny(x.String(), ".eE") {
-			if f, err := x.Float64(); err == nil {
-				return f
-			}
-			return x // beyond float64's range: its digits
-		}
-		i, err := x.Int64()
-		switch {
-		case err != nil:
-			return x // an integer beyond int64: its digits
-		case i >= -1<<53 && i <= 1<<53:
-			return float64(i)
-		}
-		return i
+		return n // beyond float64's range: its digits
 	}
-	return v
+	i, err := n.Int64()
+	switch {
+	case err != nil:
+		return n // an integer beyond int64: its digits
+	case i >= -1<<53 && i <= 1<<53:
+		return float64(i)
+	}
+	return i
 }
 
 // realRelease reports whether the item is a real Helm release.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -54,9 +53,10 @@ func parse(raw json.RawMessage) (parsed, error) {
 		if err := dec.Decode(&p.Config); err != nil {
 			return p, failure.NewTerminal("InvalidConfig", fmt.Errorf("invalid mock config: %w", err))
 		}
-		for k, v := range p.Export {
-			p.Export[k] = exactNumbers(v)
-		}
+		// As the manifest deployer's exports (read from the API server's
+		// objects) have them; the engine's tests rely on the mock
+		// exporting what a real deployer would.
+		api.MapNumbers(p.Export, api.ExactNumber)
 	}
 	for _, ph := range []api.DeployItemPhase{p.Phase, p.InitialPhase} {
 		switch ph {
@@ -82,32 +82,4 @@ func parseDelay(field, s string) (time.Duration, error) {
 		return 0, failure.Terminalf("InvalidConfig", "invalid mock config: %s %q is not a duration", field, s)
 	}
 	return d, nil
-}
-
-// exactNumbers returns v with its numbers as the manifest deployer's
-// exports have them (read from the API server's objects): integers as
-// int64, integers beyond int64 as a json.Number of their digits (a
-// float64 would round them), other numbers as float64. The engine's
-// tests rely on the mock exporting what a real deployer would.
-func exactNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = exactNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = exactNumbers(e)
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if strings.ContainsAny(x.String(), ".eE") {
-			if f, err := x.Float64(); err == nil {
-				return f
-			}
-		}
-	}
-	return v
 }
