@@ -150,9 +150,9 @@ data "landscaper_rendered_installation" "app" {
 }
 
 // What the data source renders is what landscaper_installation deploys:
-// same installation paths and names as the applied resource's
-// deploy_items (checked against the local cluster); config_hash differs,
-// as the resource's is keyed.
+// the items the applied resource's deploy_items lists by path (checked
+// against the local cluster); config_hash differs, as the resource's is
+// keyed.
 func TestAccRenderedInstallationDataSource_matchesInstallation(t *testing.T) {
 	e := newAccEnv(t)
 	inputs := fmt.Sprintf(`
@@ -169,18 +169,18 @@ resource "landscaper_installation" "cm" {` + inputs + `
 
 data "landscaper_rendered_installation" "cm" {` + inputs + `
 }`
-	var checks []statecheck.StateCheck
-	for i := 0; i < 2; i++ {
-		for _, attr := range []string{"installation", "name"} {
-			p := tfjsonpath.New("deploy_items").AtSliceIndex(i).AtMapKey(attr)
-			checks = append(checks, statecheck.CompareValuePairs(
-				"data.landscaper_rendered_installation.cm", p, "landscaper_installation.cm", p, compare.ValuesSame()))
-		}
-		// The resource keys its hash per installation; the data source's
-		// is the bare hash (sensitive), so the two differ.
-		p := tfjsonpath.New("deploy_items").AtSliceIndex(i).AtMapKey("config_hash")
-		checks = append(checks, statecheck.CompareValuePairs(
-			"data.landscaper_rendered_installation.cm", p, "landscaper_installation.cm", p, compare.ValuesDiffer()))
+	checks := []statecheck.StateCheck{statecheck.ExpectKnownValue("landscaper_installation.cm",
+		tfjsonpath.New("deploy_items"), knownvalue.MapSizeExact(2))}
+	for i, name := range []string{"derived", "settings"} { // the data source's order: by installation and name
+		item := tfjsonpath.New("deploy_items").AtSliceIndex(i)
+		checks = append(checks,
+			statecheck.ExpectKnownValue("data.landscaper_rendered_installation.cm", item.AtMapKey("installation"),
+				knownvalue.StringExact(e.namespace+".cm")),
+			statecheck.ExpectKnownValue("data.landscaper_rendered_installation.cm", item.AtMapKey("name"), knownvalue.StringExact(name)),
+			// The resource keys its hash per installation; the data source's
+			// is the bare hash (sensitive), so the two differ.
+			statecheck.CompareValuePairs("data.landscaper_rendered_installation.cm", item.AtMapKey("config_hash"),
+				"landscaper_installation.cm", tfjsonpath.New("deploy_items").AtMapKey(e.namespace+".cm/"+name), compare.ValuesDiffer()))
 	}
 	checks = append(checks, statecheck.ExpectSensitiveValue("data.landscaper_rendered_installation.cm",
 		tfjsonpath.New("deploy_items").AtSliceIndex(0).AtMapKey("config_hash")))
