@@ -15,22 +15,30 @@ import (
 
 func TestMain(m *testing.M) { localcluster.Main(m) }
 
-// TestRead_FromCluster: the fixture's landscape, created in a real API
-// server, reads back with every deploy item pointing at objects that
-// exist, carry the item's label, and have the UIDs the deployer recorded.
-func TestRead_FromCluster(t *testing.T) {
+// readInstalled installs the fixture's landscape (opts with fresh host
+// and target namespaces) in the local cluster and reads it back.
+func readInstalled(t *testing.T, opts fixture.Options) (*fixture.Landscape, dynamic.Interface, *landscaperstate.Landscape) {
+	t.Helper()
 	cfg := localcluster.RESTConfig(t)
-	host, target := localcluster.Namespace(t), localcluster.Namespace(t)
-	installed := fixture.Install(t, cfg, fixture.Options{Namespace: host, TargetNamespace: target, Kubeconfig: localcluster.Kubeconfig(t)})
+	opts.Namespace, opts.TargetNamespace, opts.Kubeconfig = localcluster.Namespace(t), localcluster.Namespace(t), localcluster.Kubeconfig(t)
+	installed := fixture.Install(t, cfg, opts)
 	client, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	land, err := landscaperstate.Read(ctx, client, host, fixture.RootName)
+	land, err := landscaperstate.Read(context.Background(), client, opts.Namespace, fixture.RootName)
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
+	return installed, client, land
+}
+
+// TestRead_FromCluster: the fixture's landscape, created in a real API
+// server, reads back with every deploy item pointing at objects that
+// exist, carry the item's label, and have the UIDs the deployer recorded.
+func TestRead_FromCluster(t *testing.T) {
+	installed, client, land := readInstalled(t, fixture.Options{})
+	ctx := context.Background()
 
 	var items []*landscaperstate.DeployItem
 	land.Root.Walk(func(inst *landscaperstate.Installation) {

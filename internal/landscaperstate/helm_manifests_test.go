@@ -8,11 +8,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	fixture "github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
 // cacheItem is the "cache" Helm deploy item of a landscape read.
@@ -69,18 +67,8 @@ func TestRead_HelmManifests(t *testing.T) {
 // server reads back with the chart's objects deployed, carrying both
 // deploy item labels and the UIDs the deployer recorded, and no release.
 func TestRead_HelmManifestsFromCluster(t *testing.T) {
-	cfg := localcluster.RESTConfig(t)
-	host, target := localcluster.Namespace(t), localcluster.Namespace(t)
-	fixture.Install(t, cfg, fixture.Options{Namespace: host, TargetNamespace: target, Kubeconfig: localcluster.Kubeconfig(t), HelmManifests: true})
-	client, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	installed, client, land := readInstalled(t, fixture.Options{HelmManifests: true})
 	ctx := context.Background()
-	land, err := landscaperstate.Read(ctx, client, host, fixture.RootName)
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
 	if err := land.Settled(); err != nil {
 		t.Errorf("Settled: %v", err)
 	}
@@ -105,7 +93,7 @@ func TestRead_HelmManifestsFromCluster(t *testing.T) {
 			t.Errorf("%s %s: UID %s (recorded %q), labels %v", r.Kind, r.Name, obj.GetUID(), r.UID, l)
 		}
 	}
-	secrets, err := client.Resource(schema.GroupVersionResource{Version: "v1", Resource: "secrets"}).Namespace(target).
+	secrets, err := client.Resource(schema.GroupVersionResource{Version: "v1", Resource: "secrets"}).Namespace(installed.TargetNamespace).
 		List(ctx, metav1.ListOptions{LabelSelector: "owner=helm"})
 	if err != nil || len(secrets.Items) != 0 {
 		t.Errorf("Helm release records in the target namespace: %v, %d", err, len(secrets.Items))
