@@ -37,53 +37,19 @@ func (e *accEnv) gatedInstallationOn(targetHCL, namespace, resourceName, deploym
 	if namespace != "" {
 		ns = ", namespace: " + namespace
 	}
-	blueprint := fmt.Sprintf(`apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: Blueprint
-imports:
-- name: cluster
-  targetType: landscaper.gardener.cloud/kubernetes-cluster
-deployExecutions:
-- name: main
-  type: GoTemplate
-  template: |
-    deployItems:
-    - name: first
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: first%[1]s}, data: {a: b}}
-    - name: %[2]s
-      type: landscaper.gardener.cloud/kubernetes-manifest
-      target: {import: cluster}
-      dependsOn: [first]
-      config:
-        apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2
-        kind: ProviderConfiguration
-        manifests:
-        - manifest:
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata: {name: %[2]s%[1]s}
-            spec:
-              replicas: 1
-              selector: {matchLabels: {app: %[2]s}}
-              template:
-                metadata: {labels: {app: %[2]s}}
-                spec:
-                  %[3]s
-                  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-`, ns, deployment, strings.Join(podSpec, "\n                  "))
-	return targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" %[1]q {
-  name      = %[1]q
-  namespace = %[2]q
-  blueprint = { inline = { "blueprint.yaml" = %[3]q } }
-  imports   = { targets = { cluster = landscaper_target.cluster.target } }
-}
-`, resourceName, e.namespace, blueprint)
+	first := manifestItem("first", "", fmt.Sprintf(`{apiVersion: v1, kind: ConfigMap, metadata: {name: first%s}, data: {a: b}}`, ns))
+	gated := manifestItem(deployment, "dependsOn: [first]", fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[2]s%[1]s}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: %[2]s}}
+  template:
+    metadata: {labels: {app: %[2]s}}
+    spec:
+      %[3]s
+      containers: [{name: c, image: registry.k8s.io/pause:3.10}]`, ns, deployment, strings.Join(podSpec, "\n      ")))
+	return inlineInstallation(targetHCL, resourceName, e.namespace, first+gated)
 }
 
 // waitForDeployment waits until the apply has created the Deployment, i.e.
