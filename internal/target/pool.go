@@ -179,6 +179,11 @@ func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, err
 		ns = "default"
 	}
 	cfg.QPS, cfg.Burst = p.qps, p.burst
+	if p.qps <= 0 {
+		// client-go reads a zero QPS as "use the default" (5 per second);
+		// only a negative one turns the client-side limit off.
+		cfg.QPS, cfg.Burst = -1, 0
+	}
 	if p.wrap != nil {
 		cfg.Wrap(p.wrap)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/client-go/kubernetes"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
@@ -96,5 +98,27 @@ func TestPoolClients_InvalidTargets(t *testing.T) {
 				t.Fatalf("error leaks the kubeconfig: %v", err)
 			}
 		})
+	}
+}
+
+// TestPoolClients_NoRateLimit: a rate limit of zero (the provider's
+// cluster_qps default) means no client-side limit, not client-go's
+// default of 5 requests per second that a zero QPS would give.
+func TestPoolClients_NoRateLimit(t *testing.T) {
+	for _, qps := range []float32{0, -1} {
+		c, err := NewPool(WithRateLimit(qps, 0)).Clients(targetWith(t, kubeconfig))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Config.QPS >= 0 || c.Config.RateLimiter != nil {
+			t.Fatalf("WithRateLimit(%v, 0): QPS %v, rate limiter %v; want a negative QPS (no limit) and none", qps, c.Config.QPS, c.Config.RateLimiter)
+		}
+		cs, err := kubernetes.NewForConfig(c.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rl := cs.CoreV1().RESTClient().GetRateLimiter(); rl != nil {
+			t.Fatalf("WithRateLimit(%v, 0): a client built from the config throttles at %v/s", qps, rl.QPS())
+		}
 	}
 }
