@@ -77,6 +77,19 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 	if err != nil {
 		return status, err
 	}
+	if len(ch.CRDObjects()) == 0 {
+		// Left to itself, Helm invalidates the discovery cache at every
+		// install and upgrade and reads it again (/api, /apis, and the
+		// OpenAPI documents it validates with): the cache every deploy item
+		// on this cluster shares. The pool's cache is already invalidated
+		// whenever a deployer has established CRDs (Mapper.Reset), so the
+		// capabilities it gives are as current as the job's own mappings.
+		// A chart with CRDs of its own keeps Helm's way: Helm reads the
+		// capabilities only after installing them.
+		if r.cfg.Capabilities, err = capabilities(c); err != nil {
+			return status, err
+		}
+	}
 	fallback := item.Timeout
 	if fallback <= 0 {
 		fallback = defaultActionTimeout
@@ -97,7 +110,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return last, err
 			}
 		}
-		return r.deploy(ch, cfg.values(), cfg, remaining(ctx, fallback))
+		return r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
 	})
 	if rel == nil || err != nil {
 		return status, err

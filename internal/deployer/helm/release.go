@@ -63,12 +63,9 @@ func (r *releaser) last() (*release.Release, error) {
 // never worked, so nothing is lost); a pending upgrade or rollback is
 // marked failed, and the upgrade that follows merges from the last
 // deployed revision, which is what `helm rollback` + `helm upgrade`
-// would achieve with one write less.
-func (r *releaser) deploy(ch *chart.Chart, vals map[string]any, cfg *ProviderConfiguration, timeout time.Duration) (*release.Release, error) {
-	last, err := r.last()
-	if err != nil {
-		return nil, err
-	}
+// would achieve with one write less. last is the newest revision as the
+// caller just read it under the release lock (nil: none).
+func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[string]any, cfg *ProviderConfiguration, timeout time.Duration) (*release.Release, error) {
 	opts := DeploymentConfig{}
 	if cfg.HelmDeploymentConfig != nil {
 		opts = *cfg.HelmDeploymentConfig
