@@ -34,6 +34,10 @@
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
 # against, in turns with this provider (bench_helm_vs_peer);
+# PEER_KUBERNETES: a built hashicorp/kubernetes provider binary: `scale`
+# then also runs PEER_ITEMS (default 20) independent ConfigMaps as one
+# installation and as kubernetes_manifest resources in turns
+# (bench_scale_vs_kubernetes_peer);
 # ITEMS (default 20) length of the chain. Every run uses a fresh, uniquely
 # named namespace, and everything is destroyed and deleted on exit.
 set -euo pipefail
@@ -91,11 +95,17 @@ if [ -n "$PEER_HELM" ]; then
 	mkdir -p "$peer_dir"
 	cp "$PEER_HELM" "$peer_dir/terraform-provider-helm"
 fi
+PEER_KUBERNETES=${PEER_KUBERNETES:-}
+if [ -n "$PEER_KUBERNETES" ]; then
+	mkdir -p "$peer_dir"
+	cp "$PEER_KUBERNETES" "$peer_dir/terraform-provider-kubernetes"
+fi
 cat >"$TF_CLI_CONFIG_FILE" <<TFRC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/landscaper-terraform/landscaper" = "$provider_dir"
     "registry.terraform.io/hashicorp/helm" = "$peer_dir"
+    "registry.terraform.io/hashicorp/kubernetes" = "$peer_dir"
   }
   direct {}
 }
@@ -141,6 +151,7 @@ workload() {
 	[ "$name" != helm-peer ] || cp -r tools/bench/workloads/helm/blueprint/charts/bench "$dir/bench"
 	printf 'kubeconfig_path = "%s"\nnamespace = "%s"\n' "$kubeconfig" "$ns" >"$dir/terraform.tfvars"
 	[ "$name" != chain ] || printf 'item_count = %s\n' "$ITEMS" >>"$dir/terraform.tfvars"
+	[ "$name" != scale-peer ] || printf 'item_count = %s\n' "$2" >>"$dir/terraform.tfvars"
 	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n%s\n' "$2" "$3" "${SCALE_TFVARS:-}" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
@@ -365,6 +376,45 @@ bench_helm_vs_peer() {
 	echo "| B: ratio this provider / helm_release, pair by pair | $(printf '%s' "$ratios" | stats | sed 's/ s//g') |"
 }
 
+# bench_scale_vs_kubernetes_peer: PEER_ITEMS independent ConfigMaps as
+# one installation (workload S) and as kubernetes_manifest resources
+# (hashicorp/kubernetes), apply and destroy in turns, RUNS times after one
+# warm-up pair; ratios pair by pair.
+bench_scale_vs_kubernetes_peer() {
+	local n=${PEER_ITEMS:-20} ours peer ours_ns peer_ns i t a ad b bd as="" ads="" bs="" bds="" ra="" rd=""
+	workload scale "$n" 1
+	ours=$WORKDIR ours_ns=$NAMESPACE
+	workload scale-peer "$n"
+	peer=$WORKDIR peer_ns=$NAMESPACE
+	for ((i = 0; i <= RUNS; i++)); do
+		WORKDIR=$ours NAMESPACE=$ours_ns
+		t=$(now)
+		tf apply -auto-approve || { echo "workload S failed (log: $work/terraform.log)" >&2; exit 1; }
+		a=$(elapsed "$t")
+		expect_configmaps "$n"
+		t=$(now)
+		tf destroy -auto-approve
+		ad=$(elapsed "$t")
+		WORKDIR=$peer NAMESPACE=$peer_ns
+		t=$(now)
+		tf apply -auto-approve || { echo "kubernetes_manifest peer failed (log: $work/terraform.log)" >&2; exit 1; }
+		b=$(elapsed "$t")
+		expect_configmaps "$n"
+		t=$(now)
+		tf destroy -auto-approve
+		bd=$(elapsed "$t")
+		((i == 0)) && continue
+		as+="$a"$'\n' ads+="$ad"$'\n' bs+="$b"$'\n' bds+="$bd"$'\n'
+		ra+="$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a/b}')"$'\n'
+		rd+="$(awk -v a="$ad" -v b="$bd" 'BEGIN {printf "%.3f", a/b}')"$'\n'
+	done
+	echo "| command | apply: min / median / max of $RUNS runs (wall) | destroy |"
+	echo "|---|---|---|"
+	echo "| S: $n ConfigMaps, one installation: apply / destroy | $(printf '%s' "$as" | stats) | $(printf '%s' "$ads" | stats) |"
+	echo "| S: $n ConfigMaps as kubernetes_manifest (hashicorp/kubernetes): apply / destroy | $(printf '%s' "$bs" | stats) | $(printf '%s' "$bds" | stats) |"
+	echo "| S: ratio this provider / kubernetes_manifest, pair by pair | $(printf '%s' "$ra" | stats | sed 's/ s//g') | $(printf '%s' "$rd" | stats | sed 's/ s//g') |"
+}
+
 # snapshot FILE: the API server's apiserver_request_total series.
 snapshot() { kc get --raw /metrics | grep '^apiserver_request_total' >"$1"; }
 # delta BEFORE AFTER -> "ALL OURS": requests between two snapshots, all of
@@ -431,4 +481,5 @@ case $what in helm | all) bench_helm ;; esac
 case $what in helm | all) [ -z "$PEER_HELM" ] || bench_helm_vs_peer ;; esac
 case $what in requests | all) echo && bench_requests ;; esac
 case $what in scale | all) echo && bench_scale ;; esac
+case $what in scale | all) [ -z "$PEER_KUBERNETES" ] || { echo && bench_scale_vs_kubernetes_peer; } ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

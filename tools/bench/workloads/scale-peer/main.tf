@@ -1,9 +1,7 @@
 # Peer of the scale workload: `item_count` independent ConfigMaps as
 # kubernetes_manifest resources of the hashicorp/kubernetes provider (built
-# from the Go module proxy; see RESULTS.md, "The kubernetes peer"). Not run
-# by run.sh yet: point a dev_overrides entry for hashicorp/kubernetes at the
-# binary and time `terraform apply` / `destroy` in turns with the scale
-# workload of the same item_count.
+# from the Go module proxy; see RESULTS.md, "The kubernetes peer"), run in
+# turns with the scale workload by `PEER_KUBERNETES=<binary> run.sh scale`.
 
 terraform {
   required_providers {
