@@ -26,6 +26,27 @@ resource "landscaper_installation" %[1]q {
 `, name, ns, clusterBlueprint("", items, ""))
 }
 
+// pathInstallation is targetHCL and an installation named name, in the
+// test namespace, of the blueprint directory dir that imports the target
+// "cluster", the data "namespace" (the test namespace) and more (HCL
+// object entries such as `values = { a = "1" }`, or "").
+func (e *accEnv) pathInstallation(name, dir, more string) string {
+	if more != "" {
+		more = ", " + more
+	}
+	return e.targetHCL + fmt.Sprintf(`
+resource "landscaper_installation" %[1]q {
+  name      = %[1]q
+  namespace = %[2]q
+  blueprint = { path = %[3]q }
+  imports = {
+    targets = { cluster = landscaper_target.cluster.target }
+    data    = { namespace = %[2]q%[4]s }
+  }
+}
+`, name, e.namespace, dir, more)
+}
+
 // clusterBlueprint is a blueprint that imports the target "cluster" and
 // imports (more YAML list entries of imports, or ""), renders items (YAML
 // list entries of deployItems) in a GoTemplate deploy execution, and ends

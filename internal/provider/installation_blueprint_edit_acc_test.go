@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,17 +30,7 @@ func TestAccInstallation_blueprintEditWithoutItemChange(t *testing.T) {
 	if edited == string(original) {
 		t.Fatal("test blueprint changed: the export template to edit is not there")
 	}
-	config := e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "cm" {
-  name      = "cm"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, values = { a = "1" } }
-  }
-}
-`, e.namespace, dir)
+	config := e.pathInstallation("cm", dir, `values = { a = "1" }`)
 	inst := "landscaper_installation.cm"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,

@@ -40,17 +40,7 @@ resource "landscaper_installation" "consumer" {
 func TestAccInstallation_subinstallations(t *testing.T) {
 	e := newAccEnv(t)
 	inst := "landscaper_installation.tree"
-	config := e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "tree" {
-  name      = "tree"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q }
-  }
-}
-`, e.namespace, blueprintDir(t, "subinstallations"))
+	config := e.pathInstallation("tree", blueprintDir(t, "subinstallations"), "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		CheckDestroy:             e.configMapsGone("source", "copy"),

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -19,17 +18,7 @@ import (
 const campaignRounds = 10
 
 func (e *accEnv) campaignInstallation() string {
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "crash" {
-  name      = "crash"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q }
-  }
-}
-`, e.namespace, blueprintDir(e.t, "crash-campaign"))
+	return e.pathInstallation("crash", blueprintDir(e.t, "crash-campaign"), "")
 }
 
 // deployedCount is how many objects of the installation exist: ConfigMaps

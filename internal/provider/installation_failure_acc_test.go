@@ -12,17 +12,7 @@ import (
 )
 
 func (e *accEnv) deploymentInstallation(schedulable bool) string {
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "web" {
-  name      = "web"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, schedulable = %[3]t }
-  }
-}
-`, e.namespace, blueprintDir(e.t, "deployment"), schedulable)
+	return e.pathInstallation("web", blueprintDir(e.t, "deployment"), fmt.Sprintf("schedulable = %t", schedulable))
 }
 
 // deploymentAvailable checks the Deployment's ready replicas in the cluster.

@@ -63,17 +63,7 @@ func TestAccInstallation_guidedTourExportImport(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders,
 		CheckDestroy:             e.configMapsGone("shop-1", "shop-1-2"),
 		Steps: []resource.TestStep{{
-			Config: e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "shop" {
-  name      = "shop"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, configmap-name-base = "shop" }
-  }
-}
-`, e.namespace, blueprintDir(t, "fidelity-export-import")),
+			Config: e.pathInstallation("shop", blueprintDir(t, "fidelity-export-import"), `configmap-name-base = "shop"`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(inst, tfjsonpath.New("phase"), knownvalue.StringExact("Succeeded")),
 				statecheck.ExpectKnownValue(inst, tfjsonpath.New("exports"), knownvalue.ObjectExact(map[string]knownvalue.Check{

@@ -30,17 +30,7 @@ func (e *accEnv) helmAsPerson() *action.Configuration {
 }
 
 func (e *accEnv) helmReleaseInstallation(release string) string {
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "chart" {
-  name      = "chart"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, release = %[3]q }
-  }
-}
-`, e.namespace, blueprintDir(e.t, "helm-release"), release)
+	return e.pathInstallation("chart", blueprintDir(e.t, "helm-release"), fmt.Sprintf("release = %q", release))
 }
 
 // A release that a person installed under the name the blueprint uses is

@@ -16,17 +16,7 @@ import (
 
 // configMapsInstallation is the HCL of an installation of testdata/configmaps.
 func (e *accEnv) configMapsInstallation(values string, withDerived bool) string {
-	return e.targetHCL + fmt.Sprintf(`
-resource "landscaper_installation" "cm" {
-  name      = "cm"
-  namespace = %[1]q
-  blueprint = { path = %[2]q }
-  imports = {
-    targets = { cluster = landscaper_target.cluster.target }
-    data    = { namespace = %[1]q, values = %[3]s, withDerived = %[4]t }
-  }
-}
-`, e.namespace, blueprintDir(e.t, "configmaps"), values, withDerived)
+	return e.pathInstallation("cm", blueprintDir(e.t, "configmaps"), fmt.Sprintf("values = %s, withDerived = %t", values, withDerived))
 }
 
 // Create deploys every item in order and exports; an update changes the
