@@ -387,17 +387,25 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 		out[it.ID] = securityOf(ctx).secrets.String(it.Reason)
 		ids = append(ids, it.ID)
 	}
+	recorded := snapBytes
 	if snap.MarkDrifted(ids) {
 		if marked, err = snapshot.Marshal(snap); err != nil {
 			return nil, nil, err
 		}
+		recorded = marked
 	}
+	refreshed.put(recorded, snap.Clone()) // for the ModifyPlan that follows
 	return out, marked, nil
 }
 
+// decodeSnapshot reads the snapshot in private state; the one the refresh
+// of the same plan decoded from these bytes is used when it is held.
 func decodeSnapshot(b []byte) (*engine.Snapshot, error) {
 	if len(b) == 0 {
 		return nil, nil
+	}
+	if s := refreshed.take(b); s != nil {
+		return s, nil
 	}
 	s, err := snapshot.Unmarshal(b)
 	if err != nil {

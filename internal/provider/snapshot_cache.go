@@ -1,0 +1,80 @@
+package provider
+
+import (
+	"crypto/sha256"
+	"slices"
+	"sync"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+)
+
+// A plan runs Read and then ModifyPlan for each installation in the same
+// provider process, and both start from the private snapshot: ModifyPlan
+// from the bytes Read left there. refreshed hands the snapshot Read
+// decoded (and perhaps marked) to the ModifyPlan that follows, so a plan
+// decodes each snapshot once.
+//
+// Safe by construction: an entry is found only by the SHA-256 of the very
+// bytes it was decoded from, so a resource can only get what decoding its
+// own private state would give; the caller that takes an entry removes
+// it and owns it alone (each entry is a copy nobody else holds); entries
+// are few and small in total, the oldest dropped first, and an entry
+// nobody takes (a refresh-only run) is dropped in time too.
+var refreshed = snapshotCache{maxEntries: 16, maxBytes: 32 << 20}
+
+type snapshotCache struct {
+	maxEntries, maxBytes int
+
+	mu      sync.Mutex
+	entries map[[sha256.Size]byte]cachedSnapshot
+	order   [][sha256.Size]byte // the keys held, oldest first
+	bytes   int                 // the encoded size of the entries held
+}
+
+type cachedSnapshot struct {
+	snap *engine.Snapshot
+	size int
+}
+
+// put remembers s as the decoding of b; s must not be used by the caller
+// afterwards. A snapshot larger than the whole budget is not kept.
+func (c *snapshotCache) put(b []byte, s *engine.Snapshot) {
+	if s == nil || len(b) > c.maxBytes {
+		return
+	}
+	key := sha256.Sum256(b)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[[sha256.Size]byte]cachedSnapshot{}
+	}
+	if old, ok := c.entries[key]; ok {
+		c.bytes -= old.size
+	} else {
+		c.order = append(c.order, key)
+	}
+	c.entries[key] = cachedSnapshot{snap: s, size: len(b)}
+	c.bytes += len(b)
+	for len(c.entries) > c.maxEntries || c.bytes > c.maxBytes {
+		oldest := c.order[0]
+		c.order = c.order[1:]
+		c.bytes -= c.entries[oldest].size
+		delete(c.entries, oldest)
+	}
+}
+
+// take returns and forgets the snapshot decoded from b; nil when none is
+// held.
+func (c *snapshotCache) take(b []byte) *engine.Snapshot {
+	key := sha256.Sum256(b)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	delete(c.entries, key)
+	c.bytes -= e.size
+	c.order = slices.DeleteFunc(c.order, func(k [sha256.Size]byte) bool { return k == key })
+	return e.snap
+}
