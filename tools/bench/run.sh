@@ -376,33 +376,36 @@ bench_helm_vs_peer() {
 	echo "| B: ratio this provider / helm_release, pair by pair | $(printf '%s' "$ratios" | stats | sed 's/ s//g') |"
 }
 
+# apply_destroy N WHAT: one timed apply (checked to deploy N ConfigMaps)
+# and destroy of the current workload; sets APPLIED and DESTROYED (s).
+apply_destroy() {
+	local t
+	t=$(now)
+	tf apply -auto-approve || { echo "$2 failed (log: $work/terraform.log)" >&2; exit 1; }
+	APPLIED=$(elapsed "$t")
+	expect_configmaps "$1"
+	t=$(now)
+	tf destroy -auto-approve
+	DESTROYED=$(elapsed "$t")
+}
+
 # bench_scale_vs_kubernetes_peer: PEER_ITEMS independent ConfigMaps as
 # one installation (workload S) and as kubernetes_manifest resources
 # (hashicorp/kubernetes), apply and destroy in turns, RUNS times after one
 # warm-up pair; ratios pair by pair.
 bench_scale_vs_kubernetes_peer() {
-	local n=${PEER_ITEMS:-20} ours peer ours_ns peer_ns i t a ad b bd as="" ads="" bs="" bds="" ra="" rd=""
+	local n=${PEER_ITEMS:-20} ours peer ours_ns peer_ns i a ad b bd as="" ads="" bs="" bds="" ra="" rd=""
 	workload scale "$n" 1
 	ours=$WORKDIR ours_ns=$NAMESPACE
 	workload scale-peer "$n"
 	peer=$WORKDIR peer_ns=$NAMESPACE
 	for ((i = 0; i <= RUNS; i++)); do
 		WORKDIR=$ours NAMESPACE=$ours_ns
-		t=$(now)
-		tf apply -auto-approve || { echo "workload S failed (log: $work/terraform.log)" >&2; exit 1; }
-		a=$(elapsed "$t")
-		expect_configmaps "$n"
-		t=$(now)
-		tf destroy -auto-approve
-		ad=$(elapsed "$t")
+		apply_destroy "$n" "workload S"
+		a=$APPLIED ad=$DESTROYED
 		WORKDIR=$peer NAMESPACE=$peer_ns
-		t=$(now)
-		tf apply -auto-approve || { echo "kubernetes_manifest peer failed (log: $work/terraform.log)" >&2; exit 1; }
-		b=$(elapsed "$t")
-		expect_configmaps "$n"
-		t=$(now)
-		tf destroy -auto-approve
-		bd=$(elapsed "$t")
+		apply_destroy "$n" "kubernetes_manifest peer"
+		b=$APPLIED bd=$DESTROYED
 		((i == 0)) && continue
 		as+="$a"$'\n' ads+="$ad"$'\n' bs+="$b"$'\n' bds+="$bd"$'\n'
 		ra+="$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a/b}')"$'\n'
