@@ -99,38 +99,6 @@ func (d *blueprintDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-// blueprintSourceDataAttribute is the `blueprint` input of the data
-// sources, shaped like the installation resource's attribute.
-func blueprintSourceDataAttribute() schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{Required: true,
-		MarkdownDescription: "Where the blueprint comes from: exactly one of `path`, `inline` or `ref`.",
-		Attributes: map[string]schema.Attribute{
-			"path": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Directory holding `blueprint.yaml` and the files its templates read."},
-			"inline": schema.MapAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The blueprint's files by path, e.g. `{ \"blueprint.yaml\" = file(...) }`."},
-			"ref": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "A blueprint resource of `component_descriptor`.",
-				Attributes: map[string]schema.Attribute{
-					"resource_name": schema.StringAttribute{Required: true,
-						MarkdownDescription: "Name of the resource of type `blueprint` (or `landscaper.gardener.cloud/blueprint`)."},
-				}},
-		}}
-}
-
-// componentSourceDataAttribute is the `component_descriptor` input of the data sources.
-func componentSourceDataAttribute() schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "The component descriptor templates see as `cd` and that `blueprint.ref` resolves against: exactly one of `path`, `inline` or `ref`.",
-		Attributes: map[string]schema.Attribute{
-			"path": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "A local component archive: a directory with `component-descriptor.yaml` and `blobs/`."},
-			"inline": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "The component descriptor as YAML or JSON (schema `v2` or `ocm.software/v3alpha1`)."},
-			"ref": componentRefDataAttribute(),
-		}}
-}
-
 func (d *blueprintDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m blueprintDataModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)

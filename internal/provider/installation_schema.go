@@ -40,22 +40,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"namespace": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("default"),
 				MarkdownDescription: "Namespace of the installation (Landscaper's `metadata.namespace`). Defaults to `default`.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-			"blueprint": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Where the blueprint comes from: exactly one of `path`, `inline` or `ref`. " +
-					"Required unless `manifest` is set.",
-				Attributes: map[string]schema.Attribute{
-					"path": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "Directory holding `blueprint.yaml` and the files its templates read."},
-					"inline": schema.MapAttribute{Optional: true, ElementType: types.StringType,
-						MarkdownDescription: "The blueprint's files by path, e.g. `{ \"blueprint.yaml\" = file(...) }`."},
-					"ref": schema.SingleNestedAttribute{Optional: true,
-						MarkdownDescription: "A blueprint resource of `component_descriptor`.",
-						Attributes: map[string]schema.Attribute{
-							"resource_name": schema.StringAttribute{Required: true,
-								MarkdownDescription: "Name of the resource of type `blueprint` (or `landscaper.gardener.cloud/blueprint`)."},
-						}},
-				},
-			},
+			"blueprint": blueprintSourceResourceAttribute(),
 			"manifest": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A Landscaper `Installation` manifest (YAML or JSON, `landscaper.gardener.cloud/v1alpha1`) " +
 					"instead of `blueprint`, `component_descriptor`, `context`, `imports` and the data mappings, which it replaces: the " +
@@ -73,17 +58,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"(`landscaper_manifests`' `objects`, files joined with `---`, or `landscaper_target.x.target`, which is a " +
 					"Target manifest in JSON). Objects it does not refer to are ignored. Sensitive: Targets hold credentials.",
 			},
-			"component_descriptor": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "The component descriptor templates see as `cd` and that `blueprint.ref` resolves against: exactly one of `path`, `inline` or `ref`.",
-				Attributes: map[string]schema.Attribute{
-					"path": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "A local component archive: a directory with `component-descriptor.yaml` and `blobs/`."},
-					"inline": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "The component descriptor as YAML or JSON (schema `v2` or `ocm.software/v3alpha1`)."},
-					"ref": componentRefResourceAttribute(),
-				}},
-			"context": schema.StringAttribute{Optional: true, MarkdownDescription: contextDescription},
-			"imports": importsSchema(),
+			"component_descriptor": componentSourceResourceAttribute(),
+			"context":              schema.StringAttribute{Optional: true, MarkdownDescription: contextDescription},
+			"imports":              importsSchema(),
 			"import_data_mappings": schema.DynamicAttribute{Optional: true,
 				MarkdownDescription: "Landscaper `importDataMappings`: import name → value, where strings may be Spiff " +
 					"expressions over the other imports, e.g. `\"(( replicas * 2 ))\"`."},
