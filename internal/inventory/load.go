@@ -29,6 +29,34 @@ const rebuiltReason = "RebuiltFromInventory"
 // cluster it was found in, so the next job adopts what it renders again
 // and deletes the rest. It returns nil when no cluster records anything.
 func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (*snapshot.Snapshot, error) {
+	return loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
+		rec, _, err := readParent(ctx, c, root)
+		return rec.Items, err
+	})
+}
+
+// Load is inventory.Load for the job r records, which starts from a lost
+// state: the parents it reads are the job's own, so the job does not read
+// them again before it deploys to their clusters.
+func (r *Recorder) Load(ctx context.Context, targets []api.Target) (*snapshot.Snapshot, error) {
+	return loadThrough(r.pool, r.root, targets, func(t *api.Target, _ *target.Clients) ([]Item, error) {
+		p, err := r.parentOf(t)
+		if err != nil || p == nil {
+			return nil, err
+		}
+		if err := p.open(ctx, false); err != nil {
+			return nil, err
+		}
+		return p.recorded, nil
+	})
+}
+
+// loadThrough rebuilds the snapshot of the items read returns for each
+// distinct cluster of targets.
+func loadThrough(pool *target.Pool, root string, targets []api.Target, read func(*api.Target, *target.Clients) ([]Item, error)) (*snapshot.Snapshot, error) {
+	if pool == nil {
+		return nil, nil
+	}
 	seen := map[*target.Clients]bool{}
 	nodes := map[string]*snapshot.Installation{}
 	for i := range targets {
@@ -37,15 +65,12 @@ func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Tar
 			continue // not a cluster this provider can reach: nothing recorded there
 		}
 		seen[clients] = true
-		rec, found, err := readParent(ctx, clients, root)
+		items, err := read(&targets[i], clients)
 		if err != nil {
 			return nil, err
 		}
-		if !found {
-			continue
-		}
 		importName := fmt.Sprintf("inventory-%d", i)
-		for _, it := range rec.Items {
+		for _, it := range items {
 			addRebuilt(nodes, root, importName, targets[i], it)
 		}
 	}

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -153,5 +154,48 @@ func TestRecorder_settleAndMergeAfterLostState(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "root/sub/applied,root/sub/moved,root/sub/unapplied,root/gone/dropped" {
 		t.Errorf("after Merge the snapshot holds %v", ids)
+	}
+}
+
+// A job that starts from a lost state reads each cluster's parent once:
+// Recorder.Load's read is the one the job's first deployment there uses.
+// A parent read as absent and never written is not deleted at close.
+func TestRecorder_loadReadsEachParentOnce(t *testing.T) {
+	r := NewRecorder(target.NewPool(), "root", "instance")
+	a, b := clusterTarget(t, "6443"), clusterTarget(t, "6444")
+	stores := map[string]*slowSecrets{}
+	for name, tg := range map[string]api.Target{"a": a, "b": b} {
+		stores[name] = &slowSecrets{}
+		r.clusters[mustClients(t, r, tg)] = newParentIn(stores[name], "ns", r.root, "older")
+		r.targets[mustClients(t, r, tg)] = tg
+	}
+	recorded := content{installation: "root", instance: "older"}
+	e, err := newEntry(recordedItem("root/sub/x", "manifest", `{"objects":["a"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded.items = []entry{e}
+	if err := r.clusters[mustClients(t, r, a)].write(context.Background(), recorded); err != nil {
+		t.Fatal(err)
+	}
+	r.AdoptRecorded()
+	snap, err := r.Load(context.Background(), []api.Target{a, a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := snap.DeployItems(); len(items) != 1 || items[0].ID != "root/sub/x" || items[0].AppliedTarget == nil {
+		t.Fatalf("rebuilt %+v", items)
+	}
+	if _, err := r.parentFor(context.Background(), &a, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ga, gb := stores["a"].gets.Load(), stores["b"].gets.Load(); ga != 1 || gb != 1 {
+		t.Errorf("parents read %d and %d times, want once each", ga, gb)
+	}
+	if stores["b"].deletes != 0 {
+		t.Errorf("a parent that never existed was deleted %d times", stores["b"].deletes)
 	}
 }

@@ -40,6 +40,9 @@ type parent struct {
 
 	openOnce sync.Mutex // held while the parent is read (and first written)
 	opened   bool
+	found    bool // it existed when read
+	// recorded are the items the parent held when it was read (Recorder.Load).
+	recorded []Item
 	created  bool // this job wrote it, so it must keep it current
 	foreign  bool // a newer instance owns it: never written or deleted
 
@@ -81,6 +84,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			return err
 		}
 		if found {
+			p.found, p.recorded = true, rec.Items
 			p.mu.Lock()
 			for _, it := range rec.Items {
 				if e, err := newEntry(it); err == nil {
@@ -191,7 +195,7 @@ func (p *parent) write(ctx context.Context, c content) error {
 // item is left in it, or writes what is pending.
 func (p *parent) close(ctx context.Context) error {
 	p.openOnce.Lock()
-	opened := p.opened
+	opened, existed := p.opened, p.found || p.created
 	p.openOnce.Unlock()
 	if !opened {
 		return nil // never read: nothing known to write, and never to delete
@@ -209,6 +213,9 @@ func (p *parent) close(ctx context.Context) error {
 		return nil
 	}
 	if empty {
+		if !existed {
+			return nil // read as absent and never written: nothing to delete
+		}
 		if derr := p.client.Delete(ctx, p.name, metav1.DeleteOptions{}); derr != nil && !apierrors.IsNotFound(derr) {
 			return fmt.Errorf("deleting %s/%s: %w", p.namespace, p.name, derr)
 		}

@@ -26,6 +26,7 @@ type slowSecrets struct {
 	stored                    *unstructured.Unstructured
 	deletes                   int
 	writes, inFlight, maxIn   atomic.Int32
+	gets                      atomic.Int32
 }
 
 func (s *slowSecrets) Apply(_ context.Context, _ string, obj *unstructured.Unstructured, _ metav1.ApplyOptions, _ ...string) (*unstructured.Unstructured, error) {
@@ -46,6 +47,7 @@ func (s *slowSecrets) Apply(_ context.Context, _ string, obj *unstructured.Unstr
 }
 
 func (s *slowSecrets) Get(_ context.Context, name string, _ metav1.GetOptions, _ ...string) (*unstructured.Unstructured, error) {
+	s.gets.Add(1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stored == nil {

@@ -57,19 +57,14 @@ func (d *providerData) recordedEngine(ctx context.Context, root, instance string
 // inventoryCloseTimeout bounds the last inventory writes of a job.
 const inventoryCloseTimeout = 30 * time.Second
 
-// lostState returns the snapshot the installation's inventory records in
-// the clusters of the configuration's target imports: what a job must
-// start from when the state has none (a lost state, an import). Items
-// deployed to other clusters (through targets a subinstallation exports,
-// or a mapping makes) are found as the job reaches their clusters
-// (inventory.Recorder.AdoptRecorded, settleLostState).
-func (d *providerData) lostState(ctx context.Context, spec engine.RootSpec) (*engine.Snapshot, error) {
-	return d.inventoryThrough(ctx, spec.Name, spec.Imports)
-}
-
 // inventoryThrough loads root's inventory from the clusters of imports'
 // targets.
 func (d *providerData) inventoryThrough(ctx context.Context, root string, imports blueprint.Imports) (*engine.Snapshot, error) {
+	return inventory.Load(ctx, d.pool, root, importedTargets(imports))
+}
+
+// importedTargets are all targets of imports.
+func importedTargets(imports blueprint.Imports) []api.Target {
 	var targets []api.Target
 	for _, t := range imports.Targets {
 		targets = append(targets, t)
@@ -82,7 +77,7 @@ func (d *providerData) inventoryThrough(ctx context.Context, root string, import
 			targets = append(targets, t)
 		}
 	}
-	return inventory.Load(ctx, d.pool, root, targets)
+	return targets
 }
 
 // taintedState is what the destroy of a replaced tainted instance must
@@ -225,14 +220,19 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	lost := prev == nil
-	if lost {
-		if prev, err = d.lostState(ctx, spec); err != nil {
-			return nil, err
-		}
-	}
 	e, rec, finish := d.recordedEngine(ctx, spec.Name, instance)
 	if lost {
+		// A lost state (or an import): start from what the inventory
+		// records in the clusters of the target imports. Items deployed
+		// to other clusters (through targets a subinstallation exports,
+		// or a mapping makes) are found as the job reaches their
+		// clusters (AdoptRecorded, settleLostState). The job's recorder
+		// reads the parents, so its first deployment to each of their
+		// clusters does not read them again.
 		rec.AdoptRecorded()
+		if prev, err = rec.Load(ctx, importedTargets(spec.Imports)); err != nil {
+			return nil, err
+		}
 	}
 	snap, jobErr := e.Apply(ctx, spec, prev)
 	if lost {

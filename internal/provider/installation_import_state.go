@@ -24,7 +24,7 @@ var _ resource.ResourceWithImportState = (*installationResource)(nil)
 // only the ID is recorded: the clusters to read are named by the
 // configuration's target imports, which an import does not see, so the
 // apply that follows finds no snapshot, reads the installation's
-// inventory through those targets (providerData.lostState) and starts its
+// inventory through those targets (inventory.Recorder.Load) and starts its
 // job from what it records.
 func (r *installationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	namespace, name, found := strings.Cut(req.ID, "/")
