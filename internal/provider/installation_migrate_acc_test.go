@@ -15,10 +15,8 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/tfcli"
 )
 
 // migrationEnv is a landscape a running Landscaper left (landscaperfixture)
@@ -97,32 +95,11 @@ func (e *migrationEnv) removeLandscaperRecords() {
 }
 
 // generateConfig runs `plan -generate-config-out` and returns what it
-// wrote. Terraform 1.5 crashes there on any resource with a computed
-// nested attribute (deploy_items; a nil map entry in its schema filter,
-// fixed in later releases), so with it the configuration is written as
-// the generated one would be: name, namespace and the manifest
-// Landscaper's Installation gives.
+// wrote.
 func (e *migrationEnv) generateConfig(w *cliWorkspace) []byte {
 	e.t.Helper()
+	w.mustRun("plan", "-input=false", "-generate-config-out=generated.tf")
 	file := filepath.Join(w.dir, "generated.tf")
-	if tfcli.Name() == tfcli.Terraform {
-		e.t.Log("Terraform 1.5 crashes on -generate-config-out for resources with computed nested attributes; the configuration is written by the test")
-		client, err := dynamic.NewForConfig(localcluster.RESTConfig(e.t))
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		l, err := landscaperstate.Read(context.Background(), client, e.namespace, landscaperfixture.RootName)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		config := fmt.Sprintf("resource \"landscaper_installation\" \"shop\" {\n  name      = %q\n  namespace = %q\n  manifest  = %q\n}\n",
-			landscaperfixture.RootName, e.namespace, l.Manifest)
-		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
-			e.t.Fatal(err)
-		}
-	} else {
-		w.mustRun("plan", "-input=false", "-generate-config-out=generated.tf")
-	}
 	generated, err := os.ReadFile(file)
 	if err != nil {
 		e.t.Fatal(err)
