@@ -11,6 +11,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -129,7 +130,9 @@ func (c content) secret(name, namespace string) (*corev1.Secret, error) {
 	// head ends in `"items":null}`: the items go in its place.
 	head = bytes.TrimSuffix(head, []byte("null}"))
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
 	_, _ = zw.Write(head)
 	_, _ = zw.Write([]byte("["))
 	gks, nss := map[string]bool{}, map[string]bool{}
@@ -163,6 +166,13 @@ func (c content) secret(name, namespace string) (*corev1.Secret, error) {
 		Data: map[string][]byte{recordKey: buf.Bytes()},
 	}, nil
 }
+
+// gzipWriters keeps the compressors between writes: each holds ~1.2 MB
+// of state, which a new one per write of every parent allocated again.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed) // a valid level: no error
+	return zw
+}}
 
 // readRecord decodes a parent's record.
 func readRecord(s *corev1.Secret) (Record, error) {

@@ -1,0 +1,27 @@
+package inventory
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkRecordSecret is what each coalesced write of a parent costs
+// the provider before the request: the Secret of a record of 1,000
+// manifest items (tools/bench's scale workload), gzipped.
+func BenchmarkRecordSecret(b *testing.B) {
+	c := content{installation: "scale-0", instance: "i"}
+	for i := range 1000 {
+		e, err := newEntry(recordedItem(fmt.Sprintf("scale-0/cm-%d", i), "landscaper.gardener.cloud/kubernetes-manifest",
+			fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"v1","kind":"ConfigMap","name":"i0-%d","namespace":"bench","uid":"6f1c2a8e-0000-4000-8000-%012d"}}]}`, i, i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.items = append(c.items, e)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.secret("n", "ns"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
