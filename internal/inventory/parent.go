@@ -130,7 +130,10 @@ func (c content) secret(name, namespace string) (*corev1.Secret, error) {
 	// head ends in `"items":null}`: the items go in its place.
 	head = bytes.TrimSuffix(head, []byte("null}"))
 	var buf bytes.Buffer
-	zw := gzipWriters.Get().(*gzip.Writer)
+	zw, ok := gzipWriters.Get().(*gzip.Writer)
+	if !ok { // the pool holds nothing else
+		zw, _ = gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	}
 	defer gzipWriters.Put(zw)
 	zw.Reset(&buf)
 	_, _ = zw.Write(head)
