@@ -85,7 +85,7 @@ func (r *installationResource) importFromLandscaper(ctx context.Context, namespa
 	hashKey.keyRows(mig.outcome.items)
 	state := mig.outcome.toModel(ctx, mig.model, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, mig.outcome.snapshot)...)
+	resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, mig.outcome.snapshot)...)
 	hashKey.store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
 	for _, id := range mig.differing {

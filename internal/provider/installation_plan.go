@@ -35,7 +35,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		state = &installationModel{}
 		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
 	}
-	prevBytes, d := req.Private.GetKey(ctx, snapshotKey)
+	prevBytes, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	hashKey := readConfigHashKey(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -59,7 +59,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	prev, d := req.Private.GetKey(ctx, snapshotKey)
+	prev, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)
 	if instance == "" { // created before instances were recorded
@@ -92,7 +92,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	out.hashKey.keyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
-	out.diags.Append(out.private.SetKey(ctx, snapshotKey, outcome.snapshot)...)
+	out.diags.Append(setSnapshot(ctx, out.private, outcome.snapshot)...)
 	out.hashKey.store(ctx, out.private, out.diags)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
@@ -108,7 +108,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	snap, d := req.Private.GetKey(ctx, snapshotKey)
+	snap, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	if len(snap) == 0 {
 		return
@@ -135,7 +135,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	markDrifted(&state, drifted, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	if marked != nil { // updateOnChangeOnly items are applied again, too
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, marked)...)
+		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, marked)...)
 	}
 }
 
@@ -147,7 +147,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	snap, d := req.Private.GetKey(ctx, snapshotKey)
+	snap, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)
 	timeout, d := state.Timeouts.Delete(ctx, defaultJobTimeout)
@@ -165,7 +165,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		hashKey.store(ctx, resp.Private, &resp.Diagnostics)
 		remaining := out.toModel(ctx, state, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, snapshotKey, out.snapshot)...)
+		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, out.snapshot)...)
 	}
 	addError(&resp.Diagnostics, "Delete Failed", err)
 }

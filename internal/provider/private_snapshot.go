@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+)
+
+// The engine snapshot is the largest part of an installation's state
+// (~1.5 KB of JSON per deploy item), and Terraform handles it as opaque
+// bytes: it copies, base64-encodes and writes the whole state file after
+// each resource it changes. In private state it is therefore kept
+// gzip-compressed, as a JSON string of base64 (the framework accepts only
+// JSON values there). A snapshot written before compression — a JSON
+// object — is read as it is.
+
+// maxSnapshotBytes bounds what a compressed snapshot may expand to: the
+// state file is input nobody here wrote.
+const maxSnapshotBytes = 512 << 20
+
+// getSnapshot returns the engine snapshot recorded in private state, as
+// the engine encoded it; nil when none is recorded.
+func getSnapshot(ctx context.Context, p privateGetter) ([]byte, diag.Diagnostics) {
+	b, diags := p.GetKey(ctx, snapshotKey)
+	if diags.HasError() || len(b) == 0 || b[0] != '"' {
+		return b, diags
+	}
+	raw, err := unpackSnapshot(b, maxSnapshotBytes)
+	if err != nil {
+		diags.AddError("Cannot Read Engine Snapshot", "the private state's engine snapshot is damaged: "+err.Error())
+		return nil, diags
+	}
+	return raw, diags
+}
+
+// setSnapshot records the engine snapshot b in private state, compressed.
+func setSnapshot(ctx context.Context, p privateSetter, b []byte) diag.Diagnostics {
+	if len(b) == 0 {
+		return p.SetKey(ctx, snapshotKey, b)
+	}
+	packed, err := packSnapshot(b)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Cannot Record Engine Snapshot", err.Error())
+		return diags
+	}
+	return p.SetKey(ctx, snapshotKey, packed)
+}
+
+// packSnapshot gzips b and wraps it as a JSON string of base64.
+func packSnapshot(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(base64.StdEncoding.EncodeToString(buf.Bytes()))
+}
+
+// unpackSnapshot reverses packSnapshot, refusing more than limit bytes.
+func unpackSnapshot(b []byte, limit int64) ([]byte, error) {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	z, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, errors.New("not base64")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		return nil, fmt.Errorf("not gzip: %w", err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("not gzip: %w", err)
+	}
+	if int64(len(raw)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes uncompressed", limit)
+	}
+	return raw, nil
+}
