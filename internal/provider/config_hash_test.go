@@ -2,18 +2,24 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
-// fakePrivate is private state as the framework keeps it: bytes by key.
+// fakePrivate is private state as the framework keeps it: JSON values by
+// key (the framework refuses anything else).
 type fakePrivate map[string][]byte
 
 func (p fakePrivate) GetKey(_ context.Context, k string) ([]byte, diag.Diagnostics) { return p[k], nil }
 func (p fakePrivate) SetKey(_ context.Context, k string, v []byte) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if len(v) > 0 && !json.Valid(v) {
+		diags.AddError("Invalid Private State Value", "private state values must be JSON")
+	}
 	p[k] = v
-	return nil
+	return diags
 }
 
 // The key survives private state, hashes are stable under one key and

@@ -3,31 +3,15 @@ package provider
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
-
-// memPrivate is private state as the framework keeps it: JSON values by key.
-type memPrivate map[string][]byte
-
-func (m memPrivate) GetKey(_ context.Context, k string) ([]byte, diag.Diagnostics) { return m[k], nil }
-func (m memPrivate) SetKey(_ context.Context, k string, v []byte) diag.Diagnostics {
-	var diags diag.Diagnostics
-	if len(v) > 0 && !json.Valid(v) {
-		diags.AddError("invalid", "private state values must be JSON")
-	}
-	m[k] = v
-	return diags
-}
 
 func TestPrivateSnapshot_CompressedRoundTrip(t *testing.T) {
 	// the snapshot is stored compressed as a JSON value and read back byte for byte; a snapshot of many items shrinks
 	ctx := context.Background()
 	snap := []byte(`{"version":2,"root":{"items":[` + strings.Repeat(`{"name":"item","config":{"kind":"ConfigMap","data":{"a":"b"}}},`, 999) + `{}]}}`)
-	p := memPrivate{}
+	p := fakePrivate{}
 	if d := setSnapshot(ctx, p, snap); d.HasError() {
 		t.Fatal(d)
 	}
@@ -44,14 +28,14 @@ func TestPrivateSnapshot_EarlierFormsAndDamage(t *testing.T) {
 	// a snapshot written uncompressed (a JSON object) is read as it is; none is nil; a damaged one is an error without its content
 	ctx := context.Background()
 	old := []byte(`{"version":2,"root":{"name":"x"}}`)
-	if got, d := getSnapshot(ctx, memPrivate{snapshotKey: old}); d.HasError() || !bytes.Equal(got, old) {
+	if got, d := getSnapshot(ctx, fakePrivate{snapshotKey: old}); d.HasError() || !bytes.Equal(got, old) {
 		t.Errorf("uncompressed snapshot: %s %v", got, d)
 	}
-	if got, d := getSnapshot(ctx, memPrivate{}); d.HasError() || got != nil {
+	if got, d := getSnapshot(ctx, fakePrivate{}); d.HasError() || got != nil {
 		t.Errorf("no snapshot: %s %v", got, d)
 	}
 	for name, v := range map[string]string{"not base64": `"%%%secret%%%"`, "not gzip": `"c2VjcmV0"`, "not a string": `"abc`} {
-		_, d := getSnapshot(ctx, memPrivate{snapshotKey: []byte(v)})
+		_, d := getSnapshot(ctx, fakePrivate{snapshotKey: []byte(v)})
 		if !d.HasError() || strings.Contains(d[0].Detail(), "secret") {
 			t.Errorf("%s: %v", name, d)
 		}
