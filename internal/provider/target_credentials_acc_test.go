@@ -80,8 +80,9 @@ func zipEntries(t *testing.T, file string) map[string][]byte {
 	return out
 }
 
-// decodePrivate undoes both layers of base64 of a private state: the
-// state file's, and the framework's around each key's value.
+// decodePrivate undoes both layers of base64 of a private state (the
+// state file's, and the framework's around each key's value) and the
+// engine snapshot's compression, so a search sees every byte stored.
 func decodePrivate(t *testing.T, private string) []byte {
 	t.Helper()
 	if private == "" {
@@ -100,6 +101,11 @@ func decodePrivate(t *testing.T, private string) []byte {
 		value, err := base64.StdEncoding.DecodeString(v)
 		if err != nil {
 			t.Fatalf("private state key %s: %v", k, err)
+		}
+		if k == snapshotKey && len(value) > 0 && value[0] == '"' { // compressed (private_snapshot.go)
+			if value, err = unpackSnapshot(value, maxSnapshotBytes); err != nil {
+				t.Fatalf("private state key %s: %v", k, err)
+			}
 		}
 		all = append(append(all, k+"="...), value...)
 	}
