@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
@@ -177,14 +178,13 @@ var gzipWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
+// maxRecordSize bounds what a parent's record may expand to.
+const maxRecordSize = 256 << 20
+
 // readRecord decodes a parent's record.
 func readRecord(s *corev1.Secret) (Record, error) {
 	var rec Record
-	zr, err := gzip.NewReader(bytes.NewReader(s.Data[recordKey]))
-	if err != nil {
-		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
-	}
-	raw, err := io.ReadAll(io.LimitReader(zr, 256<<20))
+	raw, err := compress.Gunzip(s.Data[recordKey], maxRecordSize)
 	if err != nil {
 		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
 	}

@@ -1,14 +1,13 @@
 package landscaperstate
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 )
 
 // The fields of Landscaper's v1alpha1 objects the reader uses. Their JSON
@@ -120,18 +119,11 @@ func (e *wireExecution) templates() ([]wireTemplate, error) {
 	if len(e.Spec.DeployItemsCompressed) == 0 {
 		return e.Spec.DeployItems, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(e.Spec.DeployItemsCompressed))
-	if err != nil {
-		return nil, fmt.Errorf("spec.deployItemsCompressed: not gzip: %w", err)
-	}
 	// A bound, so a hostile object cannot make the reader inflate
 	// gigabytes; Kubernetes objects are at most ~1.5 MiB compressed.
-	raw, err := io.ReadAll(io.LimitReader(zr, maxTemplatesSize+1))
+	raw, err := compress.Gunzip(e.Spec.DeployItemsCompressed, maxTemplatesSize)
 	if err != nil {
 		return nil, fmt.Errorf("spec.deployItemsCompressed: %w", err)
-	}
-	if len(raw) > maxTemplatesSize {
-		return nil, fmt.Errorf("spec.deployItemsCompressed: more than %d bytes uncompressed", maxTemplatesSize)
 	}
 	var out []wireTemplate
 	if err := json.Unmarshal(raw, &out); err != nil {

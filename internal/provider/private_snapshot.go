@@ -7,10 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 )
 
 // The engine snapshot is the largest part of an installation's state
@@ -80,16 +80,5 @@ func unpackSnapshot(b []byte, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, errors.New("not base64")
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(z))
-	if err != nil {
-		return nil, fmt.Errorf("not gzip: %w", err)
-	}
-	raw, err := io.ReadAll(io.LimitReader(zr, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("not gzip: %w", err)
-	}
-	if int64(len(raw)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes uncompressed", limit)
-	}
-	return raw, nil
+	return compress.Gunzip(z, limit)
 }

@@ -51,7 +51,7 @@ func TestPrivateSnapshot_ExpansionBounded(t *testing.T) {
 	if got, err := unpackSnapshot(packed, 1<<20+1); err != nil || len(got) != 1<<20+1 {
 		t.Fatalf("at the bound: %d bytes, %v", len(got), err)
 	}
-	if _, err := unpackSnapshot(packed, 1<<20); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := unpackSnapshot(packed, 1<<20); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Fatalf("error %v", err)
 	}
 }
