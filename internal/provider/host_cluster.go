@@ -80,6 +80,20 @@ func (h *hostCluster) clientset() (kubernetes.Interface, error) {
 	return h.client, h.err
 }
 
+// dynamicClient is a dynamic client of the host cluster, built on first
+// use like clientset.
+func (h *hostCluster) dynamicClient() (dynamic.Interface, error) {
+	h.dynOnce.Do(func() {
+		cfg, err := h.settings.RESTConfig()
+		if err != nil {
+			h.dynErr = err
+			return
+		}
+		h.dyn, h.dynErr = dynamic.NewForConfig(cfg)
+	})
+	return h.dyn, h.dynErr
+}
+
 // objectRef names a Secret or ConfigMap and optionally one of its keys.
 type objectRef struct {
 	Name, Namespace, Key string

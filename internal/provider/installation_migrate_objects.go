@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperyaml"
@@ -23,20 +22,6 @@ import (
 
 // hostObjectsSource names the objects read from the host cluster in errors.
 const hostObjectsSource = "host cluster"
-
-// dynamicClient is a dynamic client of the host cluster, built on first
-// use like clientset.
-func (h *hostCluster) dynamicClient() (dynamic.Interface, error) {
-	h.dynOnce.Do(func() {
-		cfg, err := h.settings.RESTConfig()
-		if err != nil {
-			h.dynErr = err
-			return
-		}
-		h.dyn, h.dynErr = dynamic.NewForConfig(cfg)
-	})
-	return h.dyn, h.dynErr
-}
 
 // withHostObjects returns objects with the DataObjects and Targets the
 // manifest inst refers to but objects lacks, read from the host cluster.
