@@ -42,6 +42,13 @@ build() {
   local bins=()
   while [ "$1" != "--" ]; do bins+=("$1"); shift; done; shift
   local out="$cache/$name-$version"
+  # Two runs at once (a CI run beside a developer's `make tools`) would
+  # build into the same .tmp folder and remove each other's work: the
+  # second waits for the first and then finds the tool built.
+  local lock=
+  if command -v flock >/dev/null; then
+    exec {lock}>"$out.lock" && flock "$lock"
+  fi
   local missing=0
   for b in "${bins[@]}"; do [ -x "$out/${b%%=*}" ] || missing=1; done
   if [ $missing = 1 ]; then
@@ -54,6 +61,7 @@ build() {
     echo "built $name $version in $((SECONDS - start))s" >&2
   fi
   for b in "${bins[@]}"; do ln -sfn "$out/${b%%=*}" "$bindir/${b#*=}"; done
+  if [ -n "$lock" ]; then exec {lock}>&-; fi
 }
 
 kube_ldflags="-X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=${KUBE_VERSION%%.*} -X k8s.io/component-base/version.gitMinor=$(echo $KUBE_VERSION | cut -d. -f2)"
