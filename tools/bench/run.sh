@@ -39,7 +39,10 @@
 # installation and as kubernetes_manifest resources in turns
 # (bench_scale_vs_kubernetes_peer);
 # ITEMS (default 20) length of the chain. Every run uses a fresh, uniquely
-# named namespace, and everything is destroyed and deleted on exit.
+# named namespace, and everything is destroyed and deleted on exit; a local
+# cluster the script started is stopped then too, unless
+# BENCH_KEEP_CLUSTER=1 (LOCALCLUSTER_PORT picks its port, as for make
+# cluster-up).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,7 +64,13 @@ provider_dir="$bench_dir/provider"
 kc() { kubectl --kubeconfig "$kubeconfig" "$@"; }
 
 [ -x "$terraform" ] || tools/testenv/install.sh terraform
-kc get --raw /readyz >/dev/null 2>&1 || make --no-print-directory cluster-up
+# A cluster this script starts it also stops (cleanup), so a later test run
+# finds its port free; BENCH_KEEP_CLUSTER=1 keeps it for the next bench.
+started_cluster=0
+if ! kc get --raw /readyz >/dev/null 2>&1; then
+	make --no-print-directory cluster-up
+	started_cluster=1
+fi
 
 mkdir -p "$provider_dir"
 # Built as released (.goreleaser.yml), and started through /usr/bin/time,
@@ -137,6 +146,9 @@ cleanup() {
 		rm -rf "$work"
 	else
 		echo "failed; kept $work" >&2
+	fi
+	if ((started_cluster)) && [ "${BENCH_KEEP_CLUSTER:-0}" != 1 ]; then
+		make --no-print-directory cluster-down >/dev/null || echo "cleanup: make cluster-down failed" >&2
 	fi
 }
 trap cleanup EXIT
