@@ -222,9 +222,10 @@ func TestMapImportData_Hostile(t *testing.T) {
 		mapping string
 		want    string
 	}{
-		"recursive lambda": {`{"f": "(( |x|->_(x + 1) ))", "v": "(( .f(1) ))"}`, "render limit exceeded"},
-		"environment":      {`"(( env(\"HOME\") ))"`, "not set"},
-		"alias bomb":       {"a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n", "YAML aliases expand"},
+		"recursive lambda":    {`{"f": "(( |x|->_(x + 1) ))", "v": "(( .f(1) ))"}`, "render limit exceeded"},
+		"environment":         {`"(( env(\"HOME\") ))"`, "not set"},
+		"alias bomb":          {"a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n", "YAML aliases expand"},
+		"alias in its anchor": {"a: &x\n  <<: *x\n", "inside the node of its own anchor"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := MapImportData(map[string]json.RawMessage{"m": json.RawMessage(c.mapping)}, map[string]any{"x": 1})

@@ -19,7 +19,7 @@ func CheckYAMLAliases(name string, data []byte, maxNodes int64) error {
 		return nil // no aliases
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	memo := map[*yaml.Node]int64{}
+	c := aliasCounter{memo: map[*yaml.Node]int64{}, limit: maxNodes}
 	var total int64
 	for {
 		var doc yaml.Node
@@ -29,29 +29,54 @@ func CheckYAMLAliases(name string, data []byte, maxNodes int64) error {
 			// that reads the document for real, which reports it with context.
 			return nil //nolint:nilerr // see above: this guard only counts nodes
 		}
-		if total += expandedNodes(&doc, memo, maxNodes); total > maxNodes {
+		total += c.expandedNodes(&doc)
+		if c.cycle {
+			return fmt.Errorf("%s: a YAML alias lies inside the node of its own anchor", name)
+		}
+		if total > maxNodes {
 			return limitError(fmt.Sprintf("%s: YAML aliases expand to more than %d nodes", name, maxNodes), "max_yaml_nodes")
 		}
 	}
 }
 
+// aliasCounter counts nodes with aliases expanded, each anchor's
+// expansion once (memo).
+type aliasCounter struct {
+	memo  map[*yaml.Node]int64
+	limit int64
+	// cycle is set when an alias lies inside its own anchor's node
+	// ("a: &x {<<: *x}", "b: &x [*x]"): yaml.v3 links it to a node being
+	// counted, whose expansion has no end. Following it recursed until the
+	// stack overflowed, which ends the process; the parsers refuse such
+	// anchors too ("value contains itself"), Spiff's perhaps not.
+	cycle bool
+}
+
+// expanding marks a node in the memo while its count is made.
+const expanding = -1
+
 // expandedNodes counts n's nodes with aliases expanded, stopping early
-// once the count exceeds limit.
-func expandedNodes(n *yaml.Node, memo map[*yaml.Node]int64, limit int64) int64 {
-	if v, ok := memo[n]; ok {
+// once the count exceeds the limit or a cycle is found.
+func (c *aliasCounter) expandedNodes(n *yaml.Node) int64 {
+	if v, ok := c.memo[n]; ok {
+		if v == expanding {
+			c.cycle = true
+			return c.limit + 1
+		}
 		return v
 	}
+	c.memo[n] = expanding
 	size := int64(1)
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		size += expandedNodes(n.Alias, memo, limit)
+		size += c.expandedNodes(n.Alias)
 	}
-	for _, c := range n.Content {
-		if size > limit {
+	for _, child := range n.Content {
+		if size > c.limit || c.cycle {
 			break
 		}
-		size += expandedNodes(c, memo, limit)
+		size += c.expandedNodes(child)
 	}
-	memo[n] = size
+	c.memo[n] = size
 	return size
 }
 
