@@ -7,8 +7,6 @@ import (
 	"maps"
 	"slices"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
@@ -36,16 +34,6 @@ func DecodeJSON(data []byte, out any) error {
 		*o = api.MapNumbers(*o, api.ExactNumber)
 	}
 	return nil
-}
-
-// decodeYAML is DecodeJSON for YAML (and JSON) text. The YAML decoder
-// reads integers into int64, which the JSON it hands on keeps exact.
-func decodeYAML(data []byte, out any) error {
-	j, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return err
-	}
-	return DecodeJSON(j, out)
 }
 
 // templateNumbers is v with every json.Number (values decoded from the
