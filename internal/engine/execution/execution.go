@@ -126,7 +126,7 @@ func (r *run) init() error {
 			it = &snapshot.DeployItem{ID: r.spec.Path + "/" + t.Name, Name: t.Name, Phase: api.DeployItemPhaseInit}
 		}
 		it.Type, it.Target, it.DependsOn, it.Config = t.Type, t.Target, t.DependsOn, t.Config
-		it.ConfigHash = snapshot.Hash(t.Config)
+		it.ConfigHash = snapshot.HashEncoded(t.Config) // rendered: json.Marshal output
 		it.Timeout, it.UpdateOnChangeOnly = t.Timeout, t.UpdateOnChangeOnly
 		items = append(items, it)
 	}

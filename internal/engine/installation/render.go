@@ -192,7 +192,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 	for _, i := range dag.Order(nodes) {
 		it := items[i]
 		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
-			Type: it.Type, Execution: it.Execution, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.Hash(it.Config), Config: it.Config})
+			Type: it.Type, Execution: it.Execution, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
 	}
 	prevSubs := map[string]*snapshot.Installation{}
 	if prev != nil {

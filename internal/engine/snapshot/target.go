@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -71,6 +72,24 @@ func Hash(v any) string {
 		b = []byte(fmt.Sprintf("%#v", v))
 	}
 	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// HashEncoded is Hash(raw) for raw that json.Marshal wrote from a decoded
+// value, as a rendered deploy item's config is (blueprint's
+// decodeDeployItems): its keys are sorted, it is compact and its numbers
+// are as decodeExact reads them back, so decoding and encoding it again
+// would give the same bytes. It skips that round trip, which was a fifth of
+// the rendering of 1,000 items. TestHashEncoded holds it to Hash.
+func HashEncoded(raw json.RawMessage) string {
+	// No config is hashed as null. json.Marshal writes invalid UTF-8 as
+	// the escape \ufffd but U+FFFD itself unescaped, so such text is not
+	// a fixed point: hash it the long way (a literal `\\ufffd` matches
+	// too, which only costs time).
+	if len(raw) == 0 || bytes.Contains(raw, []byte(`\ufffd`)) {
+		return Hash(raw)
+	}
+	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:16])
 }
 
