@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -33,6 +34,7 @@ type DriftedItem struct {
 // item, found through the snapshot's subinstallation sources. Errors name
 // the deploy item; the result lists drifted items by ID.
 func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blueprint, comp *blueprint.Component) ([]DriftedItem, error) {
+	started := time.Now()
 	var calls []execution.Call
 	var errs []error
 	registry := e.registry()
@@ -84,6 +86,12 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	}
 	wg.Wait()
 	sort.Slice(drifted, func(i, j int) bool { return drifted[i].ID < drifted[j].ID })
+	if e.Log != nil && snap.Root != nil {
+		// With TF_LOG_PROVIDER=INFO: how long each refresh waits for its
+		// cluster, beside what the framework and Terraform cost.
+		e.Log.Info("drift check finished", "installation", snap.Root.Path, "items", len(calls), "drifted", len(drifted),
+			"errors", len(errs), "duration", time.Since(started).Round(time.Millisecond).String())
+	}
 	return drifted, errors.Join(errs...)
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,25 @@ func TestDrift_UpdateOnChangeOnlyRepairedAfterMark(t *testing.T) {
 	}
 	if snap.MarkDrifted([]string{"root/nothing"}) {
 		t.Error("marked an item that does not exist")
+	}
+}
+
+func TestDrift_LogsOneLinePerCheck(t *testing.T) {
+	// each drift check logs what it read and found, once, for TF_LOG_PROVIDER=INFO timelines of a refresh
+	e, m, log := newEngine()
+	spec := rootSpec(t, treeBlueprint("", subinstallation("db", componentBlueprint(""), "prefix", "final")))
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Remove("root/db/app")
+	before := len(log.lines)
+	if _, err := e.Drift(context.Background(), snap, spec.Blueprint, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := log.lines[before:]
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "drift check finished") ||
+		!strings.Contains(lines[0], "installationroot") || !strings.Contains(lines[0], "drifted1") {
+		t.Fatalf("log lines of one drift check: %q", lines)
 	}
 }

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"crypto/sha256"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -39,8 +40,26 @@ func Kubeconfig(err error, kubeconfig string) string {
 
 // KubeconfigCredentials registers the credentials of a kubeconfig: every
 // value under users (tokens, passwords, keys, certificates, exec and
-// auth-provider settings). Cluster names and servers stay readable.
+// auth-provider settings). Cluster names and servers stay readable. A
+// kubeconfig registered before is not parsed again.
 func (s *Secrets) KubeconfigCredentials(kubeconfig string) {
+	sum := sha256.Sum256([]byte(kubeconfig))
+	s.mu.RLock()
+	known := s.kubeconfigs[sum]
+	s.mu.RUnlock()
+	if known {
+		return
+	}
+	s.learnKubeconfig(kubeconfig)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kubeconfigs == nil {
+		s.kubeconfigs = map[[sha256.Size]byte]bool{}
+	}
+	s.kubeconfigs[sum] = true
+}
+
+func (s *Secrets) learnKubeconfig(kubeconfig string) {
 	var doc struct {
 		Users []struct {
 			User any `json:"user"`

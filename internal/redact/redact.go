@@ -6,6 +6,7 @@
 package redact
 
 import (
+	"crypto/sha256"
 	"net/url"
 	"regexp"
 	"sort"
@@ -27,6 +28,12 @@ type Secrets struct {
 	mu     sync.RWMutex
 	values map[string]bool
 	sorted []string // longest first, so a secret containing another is masked whole
+	// kubeconfigs are the SHA-256 sums of the kubeconfigs whose
+	// credentials are registered: every refresh, plan and job of every
+	// installation learns its targets again, and with one target shared
+	// by many installations that was one YAML parse each time
+	// (KubeconfigCredentials).
+	kubeconfigs map[[sha256.Size]byte]bool
 }
 
 // Add registers secret strings; each line of a multi-line value counts
@@ -37,13 +44,17 @@ func (s *Secrets) Add(values ...string) {
 	if s.values == nil {
 		s.values = map[string]bool{}
 	}
+	added := false
 	for _, v := range values {
-		s.addLocked(v)
+		added = s.addLocked(v) || added
 		if strings.Contains(v, "\n") {
 			for _, line := range strings.Split(v, "\n") {
-				s.addLocked(strings.TrimSpace(line))
+				added = s.addLocked(strings.TrimSpace(line)) || added
 			}
 		}
+	}
+	if !added {
+		return // known already: the order stands
 	}
 	s.sorted = s.sorted[:0]
 	for v := range s.values {
@@ -57,10 +68,13 @@ func (s *Secrets) Add(values ...string) {
 	})
 }
 
-func (s *Secrets) addLocked(v string) {
-	if len(v) >= minSecret {
-		s.values[v] = true
+// addLocked registers v and reports whether it was new.
+func (s *Secrets) addLocked(v string) bool {
+	if len(v) < minSecret || s.values[v] {
+		return false
 	}
+	s.values[v] = true
+	return true
 }
 
 // AddValue registers every string (and map key's value) inside v: a Secret

@@ -92,3 +92,36 @@ func TestSecrets_MasksQuotedValues(t *testing.T) {
 		}
 	}
 }
+
+// A target shared by many installations is learned at every refresh, plan
+// and job of each: a kubeconfig seen before is not parsed again, and a
+// different one still is.
+func TestKubeconfigCredentials_LearnedOnce(t *testing.T) {
+	var s Secrets
+	first := "apiVersion: v1\nusers: [{name: a, user: {token: tok-11111}}]\n" + strings.Repeat("# padding\n", 200)
+	s.KubeconfigCredentials(first)
+	known := s.Len()
+	if allocs := testing.AllocsPerRun(20, func() { s.KubeconfigCredentials(first) }); allocs > 2 {
+		t.Errorf("a known kubeconfig cost %v allocations: parsed again", allocs)
+	}
+	if s.Len() != known {
+		t.Errorf("secrets changed from %d to %d", known, s.Len())
+	}
+	s.KubeconfigCredentials("apiVersion: v1\nusers: [{name: b, user: {token: tok-22222}}]\n")
+	if got := s.String("tok-11111 tok-22222"); got != Mask+" "+Mask {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Adding what is registered already keeps the secrets and their order.
+func TestSecrets_AddKnownKeepsOrder(t *testing.T) {
+	var s Secrets
+	s.Add("secret", "secret-longer")
+	s.Add("secret")
+	if got := s.String("secret-longer and secret"); got != Mask+" and "+Mask {
+		t.Errorf("got %q", got)
+	}
+	if s.Len() != 2 {
+		t.Errorf("Len = %d", s.Len())
+	}
+}
