@@ -29,7 +29,12 @@
 #             BASE_REV=<git revision> also builds the provider at that
 #             revision and runs each apply / plan / destroy triple with it
 #             in turns with this tree's, printing this/base ratios taken
-#             pair by pair (a machine that slows down moves both).
+#             pair by pair (a machine that slows down moves both). With
+#             several installations (50 x 20) the same triple also runs,
+#             in turns, on as many landscaper_target resources, which
+#             touch no cluster (workload floor-scale): the CLI's and the
+#             plugin protocol's floor for that many resources, printed
+#             as a ratio ours/floor.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
@@ -165,6 +170,7 @@ workload() {
 	[ "$name" != chain ] || printf 'item_count = %s\n' "$ITEMS" >>"$dir/terraform.tfvars"
 	[ "$name" != scale-peer ] || printf 'item_count = %s\n' "$2" >>"$dir/terraform.tfvars"
 	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n%s\n' "$2" "$3" "${SCALE_TFVARS:-}" >>"$dir/terraform.tfvars"
+	[ "$name" != floor-scale ] || printf 'installations = %s\n' "$2" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
 }
@@ -312,21 +318,29 @@ measure() {
 # triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps;
 # with BASE_REV, each triple is followed by the same with the base build.
 bench_scale_one() {
-	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours)
+	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours) scale_dir floor_dir=""
 	declare -A wall cpu rss
 	[ -z "$BASE_REV" ] || variants+=(base)
+	if ((inst > 1)); then
+		workload floor-scale "$inst"
+		floor_dir=$WORKDIR
+		variants+=(floor)
+	fi
 	workload scale "$n" "$inst"
+	scale_dir=$WORKDIR
 	for ((i = 0; i <= ${SCALE_RUNS:-3}; i++)); do
 		for v in "${variants[@]}"; do
 			export TF_CLI_CONFIG_FILE=$ours_rc
-			[ "$v" = ours ] || TF_CLI_CONFIG_FILE=$base_rc
+			[ "$v" != base ] || TF_CLI_CONFIG_FILE=$base_rc
+			WORKDIR=$scale_dir
+			[ "$v" != floor ] || WORKDIR=$floor_dir
 			for step in apply plan destroy; do
 				case $step in
 				apply) measure apply -auto-approve || { echo "apply ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				plan) measure plan -detailed-exitcode || { echo "a no-op plan ($v) of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; } ;;
 				destroy) measure destroy -auto-approve || { echo "destroy ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				esac
-				case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
+				[ "$v" = floor ] || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
 				((i > 0)) || continue
 				wall[$v.$step]+="$WALL"$'\n' cpu[$v.$step]+="$CPU"$'\n'
 				((RSS <= ${rss[$v.$step]:-0})) || rss[$v.$step]=$RSS
@@ -343,6 +357,7 @@ bench_scale_one() {
 			echo "| $label ($v) | $(printf '%s' "${wall[$v.$step]}" | stats) | $(printf '%s' "${cpu[$v.$step]}" | stats) | ${rss[$v.$step]:-0} MiB |"
 		done
 		[ -z "$BASE_REV" ] || echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[base.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[base.$step]}") | |"
+		[ -z "$floor_dir" ] || echo "| $label: ratio ours/floor ($inst landscaper_target), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[floor.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[floor.$step]}") | |"
 	done
 }
 
