@@ -32,9 +32,15 @@ type providerData struct {
 	pool *target.Pool
 }
 
+// testPoolOptions are added to the options of every pool Configure builds;
+// tests count the requests of whole Terraform commands with them
+// (target.WithWrapTransport). Nil outside tests.
+var testPoolOptions []target.Option
+
 func newProviderData(version string, host hostSettings, registry *component.Registry, sec securitySettings, tune tuning) *providerData {
-	pool := target.NewPool(append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials),
-		target.WithProviderKubeconfigs(sec.targetKubeconfigs))...)
+	opts := append(tune.poolOptions(), target.WithUntrustedCredentials(sec.allowUntrustedCredentials),
+		target.WithProviderKubeconfigs(sec.targetKubeconfigs))
+	pool := target.NewPool(append(opts, testPoolOptions...)...)
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
 	hostCluster := &hostCluster{settings: host}

@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
+)
+
+// requestLog records "METHOD path?query" of every request the pools of
+// the provider send while it is installed (testPoolOptions).
+type requestLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *requestLog) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		l.mu.Lock()
+		l.lines = append(l.lines, req.Method+" "+req.URL.RequestURI())
+		l.mu.Unlock()
+		return rt.RoundTrip(req)
+	})
+}
+
+// take returns the recorded requests and forgets them.
+func (l *requestLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.lines
+	l.lines = nil
+	return out
+}
+
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// The refresh of several installations on one cluster, in one Terraform
+// command, shares the provider's clients: discovery is read once per
+// command, not per installation, and each installation's drift check is
+// one LIST of its ConfigMaps (its ApplySet's members) — no read by name,
+// no inventory read.
+func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
+	e := newAccEnv(t)
+	log := &requestLog{}
+	testPoolOptions = []target.Option{target.WithWrapTransport(log.wrap)}
+	t.Cleanup(func() { testPoolOptions = nil })
+	const installations, items = 4, 3
+	config := e.targetHCL
+	for i := range installations {
+		var list string
+		for j := range items {
+			list += manifestItem(fmt.Sprintf("cm-%d", j), "",
+				fmt.Sprintf("{apiVersion: v1, kind: ConfigMap, metadata: {name: refresh-%d-%d, namespace: %s}, data: {a: b}}", i, j, e.namespace))
+		}
+		config += strings.TrimPrefix(inlineInstallation("", fmt.Sprintf("refresh-%d", i), e.namespace, list), "\n")
+	}
+	listPath := "/api/v1/namespaces/" + e.namespace + "/configmaps?"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{PreConfig: func() { log.take() }, Config: config, PlanOnly: true},
+			{
+				PreConfig: func() {
+					var lists, discovery int
+					var other []string
+					for _, r := range log.take() {
+						switch path := strings.TrimPrefix(r, "GET "); {
+						case strings.HasPrefix(path, listPath):
+							lists++
+						case path == "/api" || path == "/apis" || strings.HasPrefix(path, "/api?") || strings.HasPrefix(path, "/apis?"):
+							discovery++
+						default:
+							other = append(other, r)
+						}
+					}
+					t.Logf("refresh step: %d LISTs, %d discovery requests, %d others", lists, discovery, len(other))
+					// A plan-only step may plan more than once; each
+					// refresh lists every installation's ConfigMaps once.
+					if lists == 0 || lists%installations != 0 {
+						t.Errorf("%d LISTs of ConfigMaps, want one per installation per refresh (%d installations)", lists, installations)
+					}
+					if refreshes := lists / installations; discovery > 2*refreshes {
+						t.Errorf("%d discovery requests in %d refreshes of %d installations: discovery is read per installation, not per command",
+							discovery, refreshes, installations)
+					}
+					if len(other) > 0 {
+						t.Errorf("requests beyond one LIST per installation and discovery: %q", other)
+					}
+				},
+				Config: config, PlanOnly: true,
+			},
+		},
+	})
+}
