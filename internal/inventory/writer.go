@@ -33,7 +33,10 @@ const fieldManager = "landscaper/inventory"
 // a record that still lists a deleted item loses nothing — rebuilding
 // from it deletes the item again, and finds nothing to delete.
 type parent struct {
-	client          dynamic.ResourceInterface
+	client dynamic.ResourceInterface
+	// apply writes the parent (server-side apply, forced); only whether
+	// it succeeded is used.
+	apply           func(ctx context.Context, s *unstructured.Unstructured) error
 	name, namespace string
 	id              string
 	root, instance  string
@@ -58,8 +61,16 @@ type parent struct {
 	badItem error
 }
 
+// newParent is the parent of root in c's cluster. Its writes ask for
+// only the Secret's metadata back (target.Clients.ApplyMetadata): the
+// whole Secret would bring the record just sent back to be decoded.
 func newParent(c *target.Clients, root, instance string) *parent {
-	return newParentIn(c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, root, instance)
+	p := newParentIn(c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, root, instance)
+	p.apply = func(ctx context.Context, s *unstructured.Unstructured) error {
+		_, err := c.ApplyMetadata(ctx, secrets, c.Namespace, s.GetName(), s, applyOptions)
+		return err
+	}
+	return p
 }
 
 // newParentIn is the parent of root in namespace, read and written
@@ -68,9 +79,15 @@ func newParentIn(client dynamic.ResourceInterface, namespace, root, instance str
 	name := ParentName(root)
 	p := &parent{client: client, name: name, namespace: namespace,
 		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]entry{}}
+	p.apply = func(ctx context.Context, s *unstructured.Unstructured) error {
+		_, err := client.Apply(ctx, s.GetName(), s, applyOptions)
+		return err
+	}
 	p.idle = sync.NewCond(&p.mu)
 	return p
 }
+
+var applyOptions = metav1.ApplyOptions{FieldManager: fieldManager, Force: true}
 
 // open reads the parent once per job and starts from its items; with
 // create it also writes it (with this instance) before returning, so the
@@ -185,7 +202,7 @@ func (p *parent) write(ctx context.Context, c content) error {
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
-	if _, err := p.client.Apply(ctx, p.name, u, metav1.ApplyOptions{FieldManager: fieldManager, Force: true}); err != nil {
+	if err := p.apply(ctx, u); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
 	}
 	return nil

@@ -16,10 +16,12 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/client-go/util/flowcontrol"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -82,8 +84,12 @@ func NewPool(opts ...Option) *Pool {
 type Clients struct {
 	// Config is the pool's rest.Config for the cluster; copy it before
 	// changing anything (rest.CopyConfig).
-	Config    *rest.Config
-	Dynamic   dynamic.Interface
+	Config  *rest.Config
+	Dynamic dynamic.Interface
+	// Metadata reads and writes objects with only their metadata in the
+	// response (ApplyMetadata); it shares Dynamic's connections and rate
+	// limit.
+	Metadata  metadata.Interface
 	Discovery discovery.CachedDiscoveryInterface
 	// Mapper resolves kinds through the cached discovery; call
 	// Mapper.Reset() after new CRDs are established.
@@ -187,7 +193,21 @@ func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, err
 	if p.wrap != nil {
 		cfg.Wrap(p.wrap)
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	// Dynamic and Metadata share one HTTP client and one rate limiter, so
+	// a cluster_qps holds for both together, as it did for Dynamic alone.
+	shared := rest.CopyConfig(cfg)
+	if shared.QPS > 0 {
+		shared.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(shared.QPS, shared.Burst)
+	}
+	httpClient, err := rest.HTTPClientFor(shared)
+	if err != nil {
+		return nil, invalid("cannot build a client", err)
+	}
+	dyn, err := dynamic.NewForConfigAndClient(shared, httpClient)
+	if err != nil {
+		return nil, invalid("cannot build a client", err)
+	}
+	meta, err := metadata.NewForConfigAndClient(shared, httpClient)
 	if err != nil {
 		return nil, invalid("cannot build a client", err)
 	}
@@ -199,6 +219,7 @@ func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, err
 	return &Clients{
 		Config:    cfg,
 		Dynamic:   dyn,
+		Metadata:  meta,
 		Discovery: cached,
 		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(cached),
 		Raw:       *raw,

@@ -139,7 +139,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		}
 		upToDate := known && prev.Hash == d.Hash && firstDifference("", expected(d), live.Object) == ""
 		if upToDate || d.Spec.Policy == PolicyImmutable {
-			status.put(s.record(d, live, prev.Hash))
+			status.put(s.record(d, live.GetUID(), prev.Hash))
 			status.markSeen(d)
 			return nil
 		}
@@ -148,7 +148,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	if strategy == UpdateStrategyMerge && live != nil {
 		body = &unstructured.Unstructured{Object: keepExisting(d.Object.Object, live.Object)}
 	}
-	result, err := client.Apply(ctx, ref.Name, body, metav1.ApplyOptions{FieldManager: s.manager, Force: force})
+	result, err := s.applyMetadata(ctx, m, ref, body, force)
 	if apierrors.IsConflict(err) && !force {
 		if live, err = client.Get(ctx, ref.Name, metav1.GetOptions{}); err != nil {
 			return fmt.Errorf("%s: %w", ref, err)
@@ -156,12 +156,12 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		if skip, err := s.checkOwner(d, live); skip || err != nil {
 			return err
 		}
-		result, err = client.Apply(ctx, ref.Name, body, metav1.ApplyOptions{FieldManager: s.manager, Force: true})
+		result, err = s.applyMetadata(ctx, m, ref, body, true)
 	}
 	if err != nil {
 		return classifyWrite(ref, err)
 	}
-	status.put(s.record(d, result, d.Hash))
+	status.put(s.record(d, result.UID, d.Hash))
 	status.markSeen(d)
 	written.add(d)
 	return nil
@@ -182,9 +182,20 @@ func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip 
 		d.Ref(), live.GetAnnotations()[OwnerAnnotation])
 }
 
-func (s *Session) record(d *Desired, live *unstructured.Unstructured, hash string) ManagedResource {
+// applyMetadata is the server-side apply of body as ref; only the UID of
+// the response is used, so only the metadata is asked for
+// (target.Clients.ApplyMetadata).
+func (s *Session) applyMetadata(ctx context.Context, m mapping, ref ObjectRef, body *unstructured.Unstructured, force bool) (*metav1.PartialObjectMetadata, error) {
+	namespace := ""
+	if m.Namespaced {
+		namespace = ref.Namespace
+	}
+	return s.clients.ApplyMetadata(ctx, m.GVR, namespace, ref.Name, body, metav1.ApplyOptions{FieldManager: s.manager, Force: force})
+}
+
+func (s *Session) record(d *Desired, uid types.UID, hash string) ManagedResource {
 	ref := d.Ref()
-	ref.UID = string(live.GetUID())
+	ref.UID = string(uid)
 	return ManagedResource{Resource: ref, Policy: d.Spec.Policy, AnnotateBeforeDelete: d.Spec.AnnotateBeforeDelete, PatchBeforeDelete: d.Spec.PatchBeforeDelete, Hash: hash}
 }
 
