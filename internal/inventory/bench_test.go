@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkRecordSecret is what each coalesced write of a parent costs
-// the provider before the request: the Secret of a record of 1,000
+// the provider before the request: the object (Secret) of a record of 1,000
 // manifest items (tools/bench's scale workload), gzipped.
 func BenchmarkRecordSecret(b *testing.B) {
 	c := content{installation: "scale-0", instance: "i"}
@@ -20,7 +20,7 @@ func BenchmarkRecordSecret(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.secret("n", "ns"); err != nil {
+		if _, err := c.object("n", "ns"); err != nil {
 			b.Fatal(err)
 		}
 	}

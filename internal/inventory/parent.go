@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -13,8 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/gzip"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
@@ -119,14 +120,15 @@ type content struct {
 	items                  []entry
 }
 
-// secret is the parent as it is written: the record's JSON (the same as
-// json.Marshal of a Record) put together from the items' encodings,
-// gzipped for speed over size — it is rewritten many times per job.
-func (c content) secret(name, namespace string) (*corev1.Secret, error) {
+// encode puts the record's JSON (the same as json.Marshal of a Record)
+// together from the items' encodings and gzips it, for speed over size —
+// it is rewritten many times per job; it also returns the group kinds and
+// other namespaces of the members, as the ApplySet annotations list them.
+func (c content) encode(namespace string) (record []byte, groupKinds, namespaces string, err error) {
 	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
 	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance})
 	if err != nil {
-		return nil, err
+		return nil, "", "", err
 	}
 	// head ends in `"items":null}`: the items go in its place.
 	head = bytes.TrimSuffix(head, []byte("null}"))
@@ -154,25 +156,69 @@ func (c content) secret(name, namespace string) (*corev1.Secret, error) {
 	}
 	_, _ = zw.Write([]byte("]}"))
 	if err := zw.Close(); err != nil {
+		return nil, "", "", err
+	}
+	return buf.Bytes(), joinSorted(gks), joinSorted(nss), nil
+}
+
+func (c content) labels(name, namespace string) map[string]string {
+	return map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: c.instance}
+}
+
+func (c content) annotations(groupKinds, namespaces string) map[string]string {
+	return map[string]string{
+		ToolingAnnotation: Tooling, GroupKindsAnnotation: groupKinds, NamespacesAnnotation: namespaces,
+		InstallationAnnotation: c.installation,
+	}
+}
+
+// secret is the parent as it is written, as a typed Secret (object sends
+// the same as an unstructured object).
+func (c content) secret(name, namespace string) (*corev1.Secret, error) {
+	record, gks, nss, err := c.encode(namespace)
+	if err != nil {
 		return nil, err
 	}
 	return &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: namespace,
-			Labels: map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: c.instance},
-			Annotations: map[string]string{
-				ToolingAnnotation: Tooling, GroupKindsAnnotation: joinSorted(gks), NamespacesAnnotation: joinSorted(nss),
-				InstallationAnnotation: c.installation,
-			},
+			Labels: c.labels(name, namespace), Annotations: c.annotations(gks, nss),
 		},
 		Type: secretType,
-		Data: map[string][]byte{recordKey: buf.Bytes()},
+		Data: map[string][]byte{recordKey: record},
 	}, nil
+}
+
+// object is the parent as it is written: what the unstructured converter
+// made of secret (without its null creationTimestamp, which server-side
+// apply would take as a field this manager owns), built directly — the
+// converter's reflection cost more than the rest of a write but the gzip.
+func (c content) object(name, namespace string) (*unstructured.Unstructured, error) {
+	record, gks, nss, err := c.encode(namespace)
+	if err != nil {
+		return nil, err
+	}
+	labels, annotations := map[string]any{}, map[string]any{}
+	for k, v := range c.labels(name, namespace) {
+		labels[k] = v
+	}
+	for k, v := range c.annotations(gks, nss) {
+		annotations[k] = v
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": name, "namespace": namespace, "labels": labels, "annotations": annotations},
+		"type":     string(secretType),
+		"data":     map[string]any{recordKey: base64.StdEncoding.EncodeToString(record)},
+	}}, nil
 }
 
 // gzipWriters keeps the compressors between writes: each holds ~1.2 MB
 // of state, which a new one per write of every parent allocated again.
+// klauspost/compress's gzip at its fastest level: about twice the speed
+// of compress/gzip's BestSpeed at the same size for a record, and any
+// gzip reader reads it (compress.Gunzip).
 var gzipWriters = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed) // a valid level: no error
 	return zw

@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
@@ -192,16 +191,10 @@ func (p *parent) contentLocked() content {
 }
 
 func (p *parent) write(ctx context.Context, c content) error {
-	s, err := c.secret(p.name, p.namespace)
+	u, err := c.object(p.name, p.namespace)
 	if err != nil {
 		return err
 	}
-	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(s)
-	if err != nil {
-		return err
-	}
-	u := &unstructured.Unstructured{Object: obj}
-	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
 	if err := p.apply(ctx, u); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
 	}
