@@ -30,18 +30,20 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return deployer.Result{ProviderStatus: item.ProviderStatus}, itemError(item, err)
 	}
-	keep := deployer.Result{ProviderStatus: EncodeStatus(prev)}
+	// What an Apply that fails before writing anything returns; encoded
+	// only then, as most calls succeed.
+	keep := func() deployer.Result { return deployer.Result{ProviderStatus: EncodeStatus(prev)} }
 	cfg, err := ParseConfig(item.Config)
 	if err != nil {
-		return keep, itemError(item, err)
+		return keep(), itemError(item, err)
 	}
 	objs, err := DecodeManifests(item.ID, cfg.Manifests)
 	if err != nil {
-		return keep, itemError(item, invalid(err))
+		return keep(), itemError(item, invalid(err))
 	}
 	clients, err := d.pool.Clients(item.Target)
 	if err != nil {
-		return keep, itemError(item, err)
+		return keep(), itemError(item, err)
 	}
 	plan := Plan{Objects: objs, Strategy: cfg.UpdateStrategy, Readiness: cfg.ReadinessChecks, DeletionGroups: cfg.DeletionGroupsDuringUpdate}
 	if cfg.DeleteTimeout != nil {
