@@ -212,8 +212,10 @@ func FuzzDecodeYAML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// The bound the callers apply first (and the fuzzer's time).
+		// Inputs outside the comparison are passed over, not skipped: a
+		// seed such as the alias crash's still runs CheckYAMLAliases.
 		if len(data) > 1<<14 || CheckYAMLAliases("fuzz", data, 10000) != nil || ambiguousYAMLKeys(data) {
-			t.Skip()
+			return
 		}
 		checkDecodeYAML(t, data)
 	})
