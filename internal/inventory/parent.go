@@ -14,7 +14,6 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -172,26 +171,8 @@ func (c content) annotations(groupKinds, namespaces string) map[string]string {
 	}
 }
 
-// secret is the parent as it is written, as a typed Secret (object sends
-// the same as an unstructured object).
-func (c content) secret(name, namespace string) (*corev1.Secret, error) {
-	record, gks, nss, err := c.encode(namespace)
-	if err != nil {
-		return nil, err
-	}
-	return &corev1.Secret{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: namespace,
-			Labels: c.labels(name, namespace), Annotations: c.annotations(gks, nss),
-		},
-		Type: secretType,
-		Data: map[string][]byte{recordKey: record},
-	}, nil
-}
-
 // object is the parent as it is written: what the unstructured converter
-// made of secret (without its null creationTimestamp, which server-side
+// made of the typed Secret (without its null creationTimestamp, which server-side
 // apply would take as a field this manager owns), built directly — the
 // converter's reflection cost more than the rest of a write but the gzip.
 func (c content) object(name, namespace string) (*unstructured.Unstructured, error) {

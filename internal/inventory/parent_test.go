@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -26,6 +28,25 @@ func testContent(t *testing.T, n int) content {
 		c.items = append(c.items, e)
 	}
 	return c
+}
+
+// secret is the parent as a typed Secret: what object must equal once the
+// unstructured converter made it unstructured (the way writes built it
+// before object).
+func (c content) secret(name, namespace string) (*corev1.Secret, error) {
+	record, gks, nss, err := c.encode(namespace)
+	if err != nil {
+		return nil, err
+	}
+	return &corev1.Secret{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: namespace,
+			Labels: c.labels(name, namespace), Annotations: c.annotations(gks, nss),
+		},
+		Type: secretType,
+		Data: map[string][]byte{recordKey: record},
+	}, nil
 }
 
 // TestContent_ObjectIsTheConvertedSecret: the parent is written as the
