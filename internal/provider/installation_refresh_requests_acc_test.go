@@ -2,44 +2,14 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/deployertest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
-
-// requestLog records "METHOD path?query" of every request the pools of
-// the provider send while it is installed (testPoolOptions).
-type requestLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *requestLog) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		l.mu.Lock()
-		l.lines = append(l.lines, req.Method+" "+req.URL.RequestURI())
-		l.mu.Unlock()
-		return rt.RoundTrip(req)
-	})
-}
-
-// take returns the recorded requests and forgets them.
-func (l *requestLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := l.lines
-	l.lines = nil
-	return out
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // The refresh of several installations on one cluster, in one Terraform
 // command, shares the provider's clients: discovery is read once per
@@ -48,8 +18,8 @@ func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) {
 // no inventory read.
 func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 	e := newAccEnv(t)
-	log := &requestLog{}
-	testPoolOptions = []target.Option{target.WithWrapTransport(log.wrap)}
+	log := &deployertest.RequestLog{}
+	testPoolOptions = []target.Option{target.WithWrapTransport(log.Wrap)}
 	t.Cleanup(func() { testPoolOptions = nil })
 	const installations, items = 4, 3
 	config := e.targetHCL
@@ -66,12 +36,13 @@ func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
 			{Config: config},
-			{PreConfig: func() { log.take() }, Config: config, PlanOnly: true},
+			{PreConfig: func() { log.Take() }, Config: config, PlanOnly: true},
 			{
 				PreConfig: func() {
 					var lists, discovery int
 					var other []string
-					for _, r := range log.take() {
+					for _, req := range log.Take() {
+						r := req.String()
 						switch path := strings.TrimPrefix(r, "GET "); {
 						case strings.HasPrefix(path, listPath):
 							lists++

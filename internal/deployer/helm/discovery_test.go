@@ -2,44 +2,15 @@ package helm_test
 
 import (
 	"context"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/deployertest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
-
-// pathRecorder records the paths of the requests a pool's clients send.
-type pathRecorder struct {
-	mu    sync.Mutex
-	paths []string
-}
-
-func (p *pathRecorder) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
-		p.mu.Lock()
-		p.paths = append(p.paths, r.Method+" "+r.URL.Path)
-		p.mu.Unlock()
-		return rt.RoundTrip(r)
-	})
-}
-
-// take returns the paths recorded since the last take.
-func (p *pathRecorder) take() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.paths
-	p.paths = nil
-	return out
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestApply_HelmKeepsSharedDiscovery: Helm's actions use the pool's
 // discovery cache instead of invalidating it at every install and
@@ -48,8 +19,8 @@ func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { r
 // the cluster's real capabilities.
 func TestApply_HelmKeepsSharedDiscovery(t *testing.T) {
 	ns := localcluster.Namespace(t)
-	rec := &pathRecorder{}
-	d := helm.New(target.NewPool(target.WithWrapTransport(rec.wrap)))
+	rec := &deployertest.RequestLog{}
+	d := helm.New(target.NewPool(target.WithWrapTransport(rec.Wrap)))
 	ch := testChart(t, nil, map[string]string{"cm.yaml": `apiVersion: v1
 kind: ConfigMap
 metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
@@ -69,10 +40,11 @@ data:
 		}
 	}
 	apply("first", "1")
-	rec.take()
+	rec.Take()
 	apply("second", "1")
 	apply("second", "2") // an upgrade
-	for _, p := range rec.take() {
+	for _, r := range rec.Take() {
+		p := r.Method + " " + r.Path
 		if strings.HasSuffix(p, " /api") || strings.HasSuffix(p, " /apis") || strings.Contains(p, "/openapi/") {
 			t.Errorf("a later install or upgrade read discovery again: %s", p)
 		}
