@@ -16,8 +16,8 @@ mkdir -p "$cache" "$bindir"
 TERRAFORM_VERSION=1.5.7
 # a current Terraform, built from its module zip (terraform/build.sh), with
 # the zip's checksum pinned; the newest the module proxy serves
-TERRAFORM_CURRENT_VERSION=1.13.3
-TERRAFORM_CURRENT_SUM=h1:Wjwx4gk2sEFbSiHK30nLgde+KuHoIvk1MTW2hojnbmg=
+TERRAFORM_CURRENT_VERSION=1.16.4
+TERRAFORM_CURRENT_SUM=h1:0yyJB6OufO0kqoNg95TGhf+41NsG77th1DPSnKBD878=
 OPENTOFU_VERSION=1.12.6
 KUBE_VERSION=1.32.3
 ETCD_VERSION=3.5.17

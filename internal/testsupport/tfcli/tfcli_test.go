@@ -119,7 +119,7 @@ func TestSetup_BuiltCLIsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for cli, want := range map[string]string{Terraform: "Terraform v1.5.7", TerraformCurrent: "Terraform v1.13.3\n", OpenTofu: "OpenTofu v1.12."} {
+	for cli, want := range map[string]string{Terraform: "Terraform v1.5.7", TerraformCurrent: "Terraform v1.16.4\n", OpenTofu: "OpenTofu v1.12."} {
 		t.Run(cli, func(t *testing.T) {
 			isolateEnv(t)
 			if err := setup(root, cli); err != nil {
