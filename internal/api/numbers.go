@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 )
 
@@ -9,6 +11,25 @@ import (
 // json.Number; float64 would round integers above 2^53 (IDs, sizes). The
 // packages that hand such values on agree on one form (ExactNumber) and
 // walk them with MapNumbers.
+
+// DecodeExact decodes one JSON document into v like json.Unmarshal, but
+// keeps every number as a json.Number (see above) and rejects data after
+// the document. Callers that hand the values on convert the numbers
+// (MapNumbers); the snapshot keeps them as they are, since json.Number
+// marshals back to the same digits.
+func DecodeExact(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errTrailingData
+	}
+	return nil
+}
+
+var errTrailingData = errors.New("unexpected data after the JSON document")
 
 // ExactNumber is n as the engine's values hold numbers: an integer as
 // int64 (the type Terraform's integers arrive in; templates compare and

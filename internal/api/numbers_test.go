@@ -21,3 +21,31 @@ func TestMapNumbers_ExactNumber(t *testing.T) {
 		t.Errorf("a bare number: %#v", n)
 	}
 }
+
+// TestDecodeExact: numbers keep their digits as json.Number, and a
+// document followed by anything but whitespace is refused.
+func TestDecodeExact(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     any
+		wantErr  bool
+	}{
+		{"BigInteger", `{"n":9007199254740993}`, map[string]any{"n": json.Number("9007199254740993")}, false},
+		{"TrailingWhitespace", "[1.5]\n ", []any{json.Number("1.5")}, false},
+		{"SecondDocument", `{"a":1} {"b":2}`, nil, true},
+		{"TrailingGarbage", `1 x`, nil, true},
+		{"Invalid", `{"a":`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got any
+			err := DecodeExact([]byte(tt.in), &got)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error %v, want error: %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("decoded %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,9 +1,7 @@
 package template
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -19,13 +17,8 @@ import (
 // DecodeJSON decodes one JSON document into out (a *map[string]any or
 // *any) with exact numbers (api.ExactNumber).
 func DecodeJSON(data []byte, out any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(out); err != nil {
+	if err := api.DecodeExact(data, out); err != nil {
 		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("unexpected data after the JSON document")
 	}
 	switch o := out.(type) {
 	case *map[string]any:

@@ -32,7 +32,13 @@ func Marshal(s *Snapshot) ([]byte, error) {
 
 // Unmarshal reads a snapshot of this or an older version, migrating it.
 // Empty input is an empty snapshot. A newer version is an error: a
-// downgraded provider must not guess.
+// downgraded provider must not guess. It and the migrations decode with
+// api.DecodeExact, which keeps every number as a json.Number: configs,
+// provider statuses, exports and execution state may hold integers above
+// 2^53 (IDs, sizes, versions), which float64 rounds, and json.Number
+// marshals back to the same digits. Consumers of decoded exports handle
+// json.Number (the provider's dynamic values, the template executors,
+// schema validation).
 func Unmarshal(b []byte) (*Snapshot, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return &Snapshot{Version: Version}, nil
@@ -40,12 +46,12 @@ func Unmarshal(b []byte) (*Snapshot, error) {
 	// A document of this version decodes in one pass; any other (older,
 	// newer, none, invalid) is looked at by its version first.
 	var doc wireDoc
-	if err := decodeExact(b, &doc); err != nil || doc.Version != Version {
+	if err := api.DecodeExact(b, &doc); err != nil || doc.Version != Version {
 		if b, err = upgrade(b); err != nil {
 			return nil, err
 		}
 		doc = wireDoc{}
-		if err := decodeExact(b, &doc); err != nil {
+		if err := api.DecodeExact(b, &doc); err != nil {
 			return nil, fmt.Errorf("decoding snapshot: %w", err)
 		}
 	}
@@ -69,7 +75,7 @@ func upgrade(b []byte) ([]byte, error) {
 	var head struct {
 		Version int `json:"version"`
 	}
-	if err := decodeExact(b, &head); err != nil {
+	if err := api.DecodeExact(b, &head); err != nil {
 		return nil, fmt.Errorf("decoding snapshot: %w", err)
 	}
 	switch {

@@ -45,7 +45,7 @@ func FuzzHashEncoded(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var v any
-		if decodeExact(in, &v) != nil {
+		if api.DecodeExact(in, &v) != nil {
 			return
 		}
 		v = api.MapNumbers(v, api.ExactNumber)

@@ -3,6 +3,8 @@ package snapshot
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // migrations[v] turns a version v document into a version v+1 document.
@@ -15,7 +17,7 @@ var migrations = map[int]func([]byte) ([]byte, error){
 // {operation, reason, message}. The operation of an old error is unknown.
 func migrateV1(b []byte) ([]byte, error) {
 	var doc map[string]any
-	if err := decodeExact(b, &doc); err != nil {
+	if err := api.DecodeExact(b, &doc); err != nil {
 		return nil, err
 	}
 	if root, ok := doc["root"].(map[string]any); ok {

@@ -58,12 +58,12 @@ func (t TargetImports) Select(sel *api.TargetSelector) (*api.Target, error) {
 
 // Hash is a short, stable hash of a JSON-encodable value: map keys are
 // sorted by encoding/json and raw JSON is re-encoded, so key order and
-// whitespace do not change it; numbers keep their digits (decodeExact), so
+// whitespace do not change it; numbers keep their digits (api.DecodeExact), so
 // integers that differ only above 2^53 hash differently.
 func Hash(v any) string {
 	if raw, ok := v.(json.RawMessage); ok {
 		var decoded any
-		if len(raw) > 0 && decodeExact(raw, &decoded) == nil {
+		if len(raw) > 0 && api.DecodeExact(raw, &decoded) == nil {
 			v = decoded
 		}
 	}
@@ -78,7 +78,7 @@ func Hash(v any) string {
 // HashEncoded is Hash(raw) for raw that json.Marshal wrote from a decoded
 // value, as a rendered deploy item's config is (blueprint's
 // decodeDeployItems): its keys are sorted, it is compact and its numbers
-// are as decodeExact reads them back, so decoding and encoding it again
+// are as api.DecodeExact reads them back, so decoding and encoding it again
 // would give the same bytes. It skips that round trip, which was a fifth of
 // the rendering of 1,000 items. TestHashEncoded holds it to Hash.
 func HashEncoded(raw json.RawMessage) string {
