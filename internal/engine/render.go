@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -27,6 +29,16 @@ func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 		tree = &RenderedTree{}
 	}
 	return tree, err
+}
+
+// Render is the package's Render followed by each deployer's own check of
+// the rendered configurations (deployer.Deployer.Validate): an unknown
+// deploy item type or a configuration its deployer would reject is a plan
+// error naming the installation, the deploy execution and the item,
+// instead of a failed apply that then also blocks destroy.
+func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
+	tree, err := Render(spec, prev)
+	return tree, errors.Join(err, e.checkItems(tree.Items))
 }
 
 // rootOf is the root installation of prev, nil for none.

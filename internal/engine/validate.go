@@ -7,16 +7,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
-// Render is the package's Render followed by each deployer's own check of
-// the rendered configurations (deployer.Deployer.Validate): an unknown
-// deploy item type or a configuration its deployer would reject is a plan
-// error naming the installation, the deploy execution and the item,
-// instead of a failed apply that then also blocks destroy.
-func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
-	tree, err := Render(spec, prev)
-	return tree, errors.Join(err, e.checkItems(tree.Items))
-}
-
 // checkItems validates every rendered item with its deployer's parser.
 func (e *Engine) checkItems(items []RenderedItem) error {
 	reg := e.registry()
