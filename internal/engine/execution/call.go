@@ -86,9 +86,9 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 }
 
 // call runs one deployer call of it in a parallelism slot, bounded by the
-// item's timeout, and retries transient errors with backoff. A provider
-// status or exports the deployer returned are recorded in it, also on
-// error.
+// item's timeout, and retries transient errors (phase.Backoff.Retry). A
+// provider status or exports the deployer returned are recorded in it,
+// also on error.
 func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
 	c, err := NewCall(r.j.Registry, target, r.spec.Files, it)
 	if err != nil {
@@ -102,7 +102,7 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	ctx, cancel := r.j.CallContext(c.Item.Timeout)
 	defer cancel()
 	ctx = deployer.WithIdle(ctx, slot.Idle) // a deployer that only waits gives the slot back
-	for attempt := 0; ; attempt++ {
+	retries, err := r.j.Backoff.Retry(ctx, func() error {
 		c.Item.ProviderStatus = it.ProviderStatus
 		res, err := r.bounded(ctx, func() (deployer.Result, error) { return do(ctx, c) })
 		if len(res.ProviderStatus) > 0 {
@@ -112,10 +112,15 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 			it.Exports = res.Exports
 			return nil
 		}
-		if err := r.stop(ctx, err, attempt, c.Item.Timeout, phaseName); err != nil {
-			return err
+		if r.j.Interrupted() { // nothing new after an interrupt: no retry
+			return failure.NewTerminal(snapshot.ReasonInterrupted, err)
 		}
+		return err
+	})
+	if err != nil {
+		return r.gaveUp(ctx, err, retries, c.Item.Timeout, phaseName)
 	}
+	return nil
 }
 
 // bounded runs one deployer call. Deployers must return promptly once ctx
@@ -155,15 +160,11 @@ func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error))
 	}
 }
 
-// stop decides after a failed deployer call: nil means retry (after the
-// backoff pause); otherwise the error that ends the item. An interrupt or
-// a timeout explains a cancelled call better than the error the deployer
-// made of it, so they are checked first — also after the pause, which
-// either may end.
-func (r *run) stop(ctx context.Context, err error, attempt int, timeout time.Duration, phaseName string) error {
-	if ctx.Err() == nil && !r.j.Interrupted() && !failure.IsTerminal(err) && r.j.Backoff.Retry(ctx, attempt) {
-		return nil
-	}
+// gaveUp is the error that ends an item whose call Retry gave up. An
+// interrupt or a timeout explains a cancelled call better than the error
+// the deployer made of it, so they are checked first — also after a
+// pause between retries, which either may end.
+func (r *run) gaveUp(ctx context.Context, err error, retries int, timeout time.Duration, phaseName string) error {
 	switch {
 	case r.j.Interrupted():
 		return failure.Terminalf(snapshot.ReasonInterrupted, "interrupted while %s: %v", phaseName, err)
@@ -172,6 +173,6 @@ func (r *run) stop(ctx context.Context, err error, attempt int, timeout time.Dur
 	case failure.IsTerminal(err):
 		return err
 	default:
-		return fmt.Errorf("giving up after %d retries: %w", attempt, err)
+		return fmt.Errorf("giving up after %d retries: %w", retries, err)
 	}
 }

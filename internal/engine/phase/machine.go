@@ -1,9 +1,11 @@
 // Package phase drives a phase machine: one transition table per object
-// kind, and the one place where the outcome of a phase is triaged
-// (ARCHITECTURE.md, "Errors"): success moves to the table's next phase, a transient error repeats
-// the phase after a growing pause, a terminal error ends the flow in the
-// failure phase at once. Interrupts are not decided here: steps see the
-// job's interrupt and return a terminal error for it.
+// kind (built by Sequence), and the one place where the outcome of a phase
+// or of a deployer call is triaged (Backoff.Retry; ARCHITECTURE.md,
+// "Errors"): success moves on, a transient error repeats the work after a
+// growing pause until DefaultMaxRetries (Backoff.MaxRetries) is reached,
+// a terminal error ends the flow in the failure phase at once. Interrupts
+// are not decided here: steps see the job's interrupt and return a
+// terminal error for it.
 package phase
 
 import (
@@ -20,6 +22,30 @@ type Transition[P comparable] struct {
 	Next P
 }
 
+// Step is one phase of a Sequence and its work.
+type Step[P comparable] struct {
+	Phase P
+	Run   func() error
+}
+
+// Sequence is the machine of a flow whose phases follow one another, as
+// every flow of the engine does (ARCHITECTURE.md, "Phase machines"): each
+// of steps that succeeds moves to the next step's phase, the last one to
+// done; a terminal error moves to failed. on observes every phase change
+// (nil: none). Name the object in the returned machine's Name.
+func Sequence[P comparable](steps []Step[P], done, failed P, b Backoff, on func(from, to P)) *Machine[P] {
+	m := &Machine[P]{Table: make(map[P]Transition[P], len(steps)), Final: map[P]bool{done: true, failed: true},
+		FailPhase: failed, Backoff: b, OnTransition: on}
+	for i, s := range steps {
+		next := done
+		if i+1 < len(steps) {
+			next = steps[i+1].Phase
+		}
+		m.Table[s.Phase] = Transition[P]{Step: s.Run, Next: next}
+	}
+	return m
+}
+
 // Machine is a flow: a table, its final phases and its failure phase.
 type Machine[P comparable] struct {
 	// Name names the object in errors ("installation root/db").
@@ -34,32 +60,23 @@ type Machine[P comparable] struct {
 	OnTransition func(from, to P)
 }
 
-// Run steps from start until a final phase and returns it. The error is the
-// one that moved the flow to FailPhase (wrapped with the object and phase),
-// or the last transient error when retries ran out; nil on success. ctx
-// only bounds the pauses between retries: when it ends while a transient
-// error is pending, the flow fails with that error.
+// Run steps from start until a final phase and returns it. Each step runs
+// through Backoff.Retry: the error is the one that moved the flow to
+// FailPhase (wrapped with the object and phase) — a terminal one, or the
+// last transient one when retries ran out or ctx ended; nil on success.
+// ctx only bounds the pauses between retries.
 func (m *Machine[P]) Run(ctx context.Context, start P) (P, error) {
 	current := start
-	attempt := 0
 	for !m.Final[current] {
 		tr, ok := m.Table[current]
 		if !ok {
 			return m.fail(current, failure.Terminalf("NoTransition", "no transition from phase %v", current))
 		}
-		err := tr.Step()
-		if err == nil {
-			m.move(current, tr.Next)
-			current, attempt = tr.Next, 0
-			continue
-		}
-		if failure.IsTerminal(err) {
+		if _, err := m.Backoff.Retry(ctx, tr.Step); err != nil {
 			return m.fail(current, err)
 		}
-		if !m.Backoff.Retry(ctx, attempt) {
-			return m.fail(current, err)
-		}
-		attempt++
+		m.move(current, tr.Next)
+		current = tr.Next
 	}
 	return current, nil
 }

@@ -13,16 +13,10 @@ import (
 type p string
 
 func machine(steps map[p]func() error) *Machine[p] {
-	return &Machine[p]{
-		Name: "thing x",
-		Table: map[p]Transition[p]{
-			"A": {Step: steps["A"], Next: "B"},
-			"B": {Step: steps["B"], Next: "Done"},
-		},
-		Final:     map[p]bool{"Done": true, "Failed": true},
-		FailPhase: "Failed",
-		Backoff:   Backoff{Base: time.Millisecond, Cap: 2 * time.Millisecond, MaxRetries: 3},
-	}
+	m := Sequence([]Step[p]{{Phase: "A", Run: steps["A"]}, {Phase: "B", Run: steps["B"]}}, "Done", "Failed",
+		Backoff{Base: time.Millisecond, Cap: 2 * time.Millisecond, MaxRetries: 3}, nil)
+	m.Name = "thing x"
+	return m
 }
 
 func TestMachineRun(t *testing.T) {
@@ -102,5 +96,59 @@ func TestBackoffDelay(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBackoffRetry: the one retry loop repeats a transient error until it
+// heals, MaxRetries is reached (0: no limit) or ctx ends, and a terminal
+// error at once; it says how many retries it made.
+func TestBackoffRetry(t *testing.T) {
+	fast := Backoff{Base: time.Millisecond, Cap: time.Millisecond, MaxRetries: 3}
+	unlimited := Backoff{Base: time.Millisecond, Cap: time.Millisecond}
+	conflict, bad := errors.New("conflict"), failure.Terminalf("Bad", "bad")
+	tests := []struct {
+		name        string
+		rule        string
+		b           Backoff
+		failures    int   // tries that fail before one succeeds
+		err         error // what a failed try returns
+		cancelAfter int   // ctx ends after this many tries (0: never)
+		wantTries   int
+		wantErr     error
+	}{
+		{"Success", "a try that succeeds is not repeated", fast, 0, conflict, 0, 1, nil},
+		{"Heals", "a transient error is retried until the try succeeds", fast, 2, conflict, 0, 3, nil},
+		{"Capped", "after MaxRetries retries the last error ends it", fast, 100, conflict, 0, 4, conflict},
+		{"Terminal", "a terminal error is never retried", fast, 100, bad, 0, 1, bad},
+		{"Unlimited", "MaxRetries 0 retries until the error heals", unlimited, 20, conflict, 0, 21, nil},
+		{"ContextEnded", "once ctx ended nothing is retried", unlimited, 100, conflict, 5, 5, conflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tries := 0
+			retries, err := tt.b.Retry(ctx, func() error {
+				tries++
+				if tries == tt.cancelAfter {
+					cancel()
+				}
+				if tries <= tt.failures {
+					return tt.err
+				}
+				return nil
+			})
+			if tries != tt.wantTries || retries != tries-1 || !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("%s: %d tries, %d retries, error %v; want %d tries, error %v", tt.rule, tries, retries, err, tt.wantTries, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestDefaultBackoff_MaxRetries: the default caps retries at the named
+// setting.
+func TestDefaultBackoff_MaxRetries(t *testing.T) {
+	if DefaultBackoff.MaxRetries != DefaultMaxRetries || DefaultMaxRetries != 10 {
+		t.Fatalf("DefaultBackoff retries %d times, DefaultMaxRetries is %d; want both 10", DefaultBackoff.MaxRetries, DefaultMaxRetries)
 	}
 }
