@@ -38,16 +38,10 @@ type deleteSteps interface {
 }
 
 func deleteMachine(s deleteSteps, b phase.Backoff, on func(from, to api.ExecutionPhase)) *phase.Machine[api.ExecutionPhase] {
-	return &phase.Machine[api.ExecutionPhase]{
-		Table: map[api.ExecutionPhase]phase.Transition[api.ExecutionPhase]{
-			api.ExecutionPhaseInitDelete: {Step: s.initDelete, Next: api.ExecutionPhaseDeleting},
-			api.ExecutionPhaseDeleting:   {Step: s.deleting, Next: deleted},
-		},
-		Final:        map[api.ExecutionPhase]bool{deleted: true, api.ExecutionPhaseDeleteFailed: true},
-		FailPhase:    api.ExecutionPhaseDeleteFailed,
-		Backoff:      b,
-		OnTransition: on,
-	}
+	return phase.Sequence([]phase.Step[api.ExecutionPhase]{
+		{Phase: api.ExecutionPhaseInitDelete, Run: s.initDelete},
+		{Phase: api.ExecutionPhaseDeleting, Run: s.deleting},
+	}, deleted, api.ExecutionPhaseDeleteFailed, b, on)
 }
 
 type deleteRun struct {

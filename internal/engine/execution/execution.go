@@ -65,17 +65,11 @@ type installSteps interface {
 }
 
 func installMachine(s installSteps, b phase.Backoff, on func(from, to api.ExecutionPhase)) *phase.Machine[api.ExecutionPhase] {
-	return &phase.Machine[api.ExecutionPhase]{
-		Table: map[api.ExecutionPhase]phase.Transition[api.ExecutionPhase]{
-			api.ExecutionPhaseInit:        {Step: s.init, Next: api.ExecutionPhaseProgressing},
-			api.ExecutionPhaseProgressing: {Step: s.progress, Next: api.ExecutionPhaseCompleting},
-			api.ExecutionPhaseCompleting:  {Step: s.complete, Next: api.ExecutionPhaseSucceeded},
-		},
-		Final:        map[api.ExecutionPhase]bool{api.ExecutionPhaseSucceeded: true, api.ExecutionPhaseFailed: true},
-		FailPhase:    api.ExecutionPhaseFailed,
-		Backoff:      b,
-		OnTransition: on,
-	}
+	return phase.Sequence([]phase.Step[api.ExecutionPhase]{
+		{Phase: api.ExecutionPhaseInit, Run: s.init},
+		{Phase: api.ExecutionPhaseProgressing, Run: s.progress},
+		{Phase: api.ExecutionPhaseCompleting, Run: s.complete},
+	}, api.ExecutionPhaseSucceeded, api.ExecutionPhaseFailed, b, on)
 }
 
 // init checks that every item's target exists and its deployer accepts

@@ -41,9 +41,7 @@ func Delete(j *job.Job, node *snapshot.Installation, opts deployer.DeleteOptions
 	}
 	d := &deleteRun{j: j, node: node.Clone(), opts: opts, waitSuccessors: waitSuccessors, subsDone: make(chan struct{})}
 	d.node.JobID, d.node.LastError = j.ID, nil
-	m := deleteMachine(d, j.Backoff, func(from, to api.InstallationPhase) {
-		j.Log.Info("installation phase", "installation", d.node.Path, "from", string(from), "to", string(to), "jobID", j.ID)
-	})
+	m := deleteMachine(d, j.Backoff, logTransition(j, d.node.Path))
 	m.Name = "installation " + d.node.Path
 	final, err := m.Run(j.Context(), api.InstallationPhaseInitDelete)
 	if final == deleted {
@@ -66,17 +64,11 @@ type deleteSteps interface {
 }
 
 func deleteMachine(s deleteSteps, b phase.Backoff, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
-	return &phase.Machine[api.InstallationPhase]{
-		Table: map[api.InstallationPhase]phase.Transition[api.InstallationPhase]{
-			api.InstallationPhaseInitDelete:    {Step: s.initDelete, Next: api.InstallationPhaseTriggerDelete},
-			api.InstallationPhaseTriggerDelete: {Step: s.triggerDelete, Next: api.InstallationPhaseDeleting},
-			api.InstallationPhaseDeleting:      {Step: s.deleting, Next: deleted},
-		},
-		Final:        map[api.InstallationPhase]bool{deleted: true, api.InstallationPhaseDeleteFailed: true},
-		FailPhase:    api.InstallationPhaseDeleteFailed,
-		Backoff:      b,
-		OnTransition: on,
-	}
+	return phase.Sequence([]phase.Step[api.InstallationPhase]{
+		{Phase: api.InstallationPhaseInitDelete, Run: s.initDelete},
+		{Phase: api.InstallationPhaseTriggerDelete, Run: s.triggerDelete},
+		{Phase: api.InstallationPhaseDeleting, Run: s.deleting},
+	}, deleted, api.InstallationPhaseDeleteFailed, b, on)
 }
 
 // initDelete waits while successors exist: they must be deleted first.

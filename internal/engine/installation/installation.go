@@ -76,7 +76,7 @@ func Run(j *job.Job, spec Spec, prev *snapshot.Installation) (node *snapshot.Ins
 	r.node.Path, r.node.Name = spec.Path, spec.Name
 	r.node.JobID, r.node.LastError = j.ID, nil
 	r.node.ImportRefs, r.node.ExportRefs, r.node.Blueprint = spec.ImportRefs, spec.ExportRefs, spec.Source
-	m := installMachine(r, j.Backoff, r.logTransition)
+	m := installMachine(r, j.Backoff, logTransition(j, spec.Path))
 	m.Name = "installation " + spec.Path
 	final, err := m.Run(j.Context(), api.InstallationPhaseInit)
 	r.node.Phase, r.node.JobIDFinished = final, j.ID
@@ -110,20 +110,18 @@ type installSteps interface {
 }
 
 func installMachine(s installSteps, b phase.Backoff, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
-	return &phase.Machine[api.InstallationPhase]{
-		Table: map[api.InstallationPhase]phase.Transition[api.InstallationPhase]{
-			api.InstallationPhaseInit:           {Step: s.init, Next: api.InstallationPhaseObjectsCreated},
-			api.InstallationPhaseObjectsCreated: {Step: s.objectsCreated, Next: api.InstallationPhaseProgressing},
-			api.InstallationPhaseProgressing:    {Step: s.progressing, Next: api.InstallationPhaseCompleting},
-			api.InstallationPhaseCompleting:     {Step: s.completing, Next: api.InstallationPhaseSucceeded},
-		},
-		Final:        map[api.InstallationPhase]bool{api.InstallationPhaseSucceeded: true, api.InstallationPhaseFailed: true},
-		FailPhase:    api.InstallationPhaseFailed,
-		Backoff:      b,
-		OnTransition: on,
-	}
+	return phase.Sequence([]phase.Step[api.InstallationPhase]{
+		{Phase: api.InstallationPhaseInit, Run: s.init},
+		{Phase: api.InstallationPhaseObjectsCreated, Run: s.objectsCreated},
+		{Phase: api.InstallationPhaseProgressing, Run: s.progressing},
+		{Phase: api.InstallationPhaseCompleting, Run: s.completing},
+	}, api.InstallationPhaseSucceeded, api.InstallationPhaseFailed, b, on)
 }
 
-func (r *run) logTransition(from, to api.InstallationPhase) {
-	r.j.Log.Info("installation phase", "installation", r.spec.Path, "from", string(from), "to", string(to), "jobID", r.j.ID)
+// logTransition logs the phase changes of the installation at path, in
+// both flows.
+func logTransition(j *job.Job, path string) func(from, to api.InstallationPhase) {
+	return func(from, to api.InstallationPhase) {
+		j.Log.Info("installation phase", "installation", path, "from", string(from), "to", string(to), "jobID", j.ID)
+	}
 }

@@ -1,38 +1,32 @@
 package installation
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase/phasetest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+type (
+	script = phasetest.Script[api.InstallationPhase]
+	phases = []api.InstallationPhase
 )
 
 // scripted steps return the error scripted for their phase; a transient
 // error heals on the retry.
-type scripted map[api.InstallationPhase]error
+type scripted struct{ script }
 
-func (s scripted) init() error { return s.take(api.InstallationPhaseInit) }
-func (s scripted) objectsCreated() error {
-	return s.take(api.InstallationPhaseObjectsCreated)
-}
-func (s scripted) progressing() error { return s.take(api.InstallationPhaseProgressing) }
-func (s scripted) completing() error  { return s.take(api.InstallationPhaseCompleting) }
-func (s scripted) initDelete() error  { return s.take(api.InstallationPhaseInitDelete) }
-func (s scripted) triggerDelete() error {
-	return s.take(api.InstallationPhaseTriggerDelete)
-}
-func (s scripted) deleting() error { return s.take(api.InstallationPhaseDeleting) }
-func (s scripted) take(p api.InstallationPhase) error {
-	err := s[p]
-	if !failure.IsTerminal(err) {
-		delete(s, p)
-	}
-	return err
-}
+func (s scripted) init() error           { return s.Step(api.InstallationPhaseInit) }
+func (s scripted) objectsCreated() error { return s.Step(api.InstallationPhaseObjectsCreated) }
+func (s scripted) progressing() error    { return s.Step(api.InstallationPhaseProgressing) }
+func (s scripted) completing() error     { return s.Step(api.InstallationPhaseCompleting) }
+func (s scripted) initDelete() error     { return s.Step(api.InstallationPhaseInitDelete) }
+func (s scripted) triggerDelete() error  { return s.Step(api.InstallationPhaseTriggerDelete) }
+func (s scripted) deleting() error       { return s.Step(api.InstallationPhaseDeleting) }
 
 var (
 	fast         = phase.Backoff{Base: time.Millisecond, Cap: time.Millisecond, MaxRetries: 3}
@@ -41,72 +35,37 @@ var (
 )
 
 func TestInstallMachine_Transitions(t *testing.T) {
-	tests := []struct {
-		name   string
-		rule   string
-		script scripted
-		want   []api.InstallationPhase
-	}{
-		{"HappyPath", "Init → ObjectsCreated → Progressing → Completing → Succeeded",
-			scripted{}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
-		{"InitFatal", "a fatal error in Init (e.g. a predecessor failed, an import is missing) ends as Failed",
-			scripted{"Init": errTerminal}, []api.InstallationPhase{"Failed"}},
-		{"InitNormal", "a normal error repeats Init only",
-			scripted{"Init": errTransient}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
-		{"ObjectsCreatedNormal", "a normal error in ObjectsCreated repeats it",
-			scripted{"ObjectsCreated": errTransient}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
-		{"ChildFailed", "when all children finished and one failed, Progressing ends as Failed",
-			scripted{"Progressing": errTerminal}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Failed"}},
-		{"ImportsChanged", "Completing fails if spec or imports changed during the job",
-			scripted{"Completing": errTerminal}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Completing", "Failed"}},
-		{"CompletingNormal", "a normal error in Completing repeats Completing",
-			scripted{"Completing": errTransient}, []api.InstallationPhase{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []api.InstallationPhase
-			m := installMachine(tt.script, fast, func(_, to api.InstallationPhase) { got = append(got, to) })
-			// The flow's error is the step's own; the rule is about phases.
-			final, _ := m.Run(context.Background(), api.InstallationPhaseInit)
-			if len(tt.want) > 0 && final != tt.want[len(tt.want)-1] {
-				t.Fatalf("%s: ended in %s, want %s", tt.rule, final, tt.want[len(tt.want)-1])
-			}
-			if len(got) != len(tt.want) {
-				t.Fatalf("%s: %v, want %v", tt.rule, got, tt.want)
-			}
-			for i := range got {
-				if got[i] != tt.want[i] {
-					t.Fatalf("%s: %v, want %v", tt.rule, got, tt.want)
-				}
-			}
-		})
-	}
+	phasetest.Run(t, api.InstallationPhaseInit, func(s script, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
+		return installMachine(scripted{s}, fast, on)
+	}, []phasetest.Case[api.InstallationPhase]{
+		{Name: "HappyPath", Rule: "Init → ObjectsCreated → Progressing → Completing → Succeeded",
+			Script: script{}, Want: phases{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
+		{Name: "InitFatal", Rule: "a fatal error in Init (e.g. a predecessor failed, an import is missing) ends as Failed",
+			Script: script{"Init": errTerminal}, Want: phases{"Failed"}},
+		{Name: "InitNormal", Rule: "a normal error repeats Init only",
+			Script: script{"Init": errTransient}, Want: phases{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
+		{Name: "ObjectsCreatedNormal", Rule: "a normal error in ObjectsCreated repeats it",
+			Script: script{"ObjectsCreated": errTransient}, Want: phases{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
+		{Name: "ChildFailed", Rule: "when all children finished and one failed, Progressing ends as Failed",
+			Script: script{"Progressing": errTerminal}, Want: phases{"ObjectsCreated", "Progressing", "Failed"}},
+		{Name: "ImportsChanged", Rule: "Completing fails if spec or imports changed during the job",
+			Script: script{"Completing": errTerminal}, Want: phases{"ObjectsCreated", "Progressing", "Completing", "Failed"}},
+		{Name: "CompletingNormal", Rule: "a normal error in Completing repeats Completing",
+			Script: script{"Completing": errTransient}, Want: phases{"ObjectsCreated", "Progressing", "Completing", "Succeeded"}},
+	})
 }
 
 func TestDeleteMachine_Transitions(t *testing.T) {
-	tests := []struct {
-		name   string
-		rule   string
-		script scripted
-		want   []api.InstallationPhase
-	}{
-		{"HappyPath", "InitDelete → TriggerDelete → Deleting → gone",
-			scripted{}, []api.InstallationPhase{"TriggerDelete", "Deleting", deleted}},
-		{"SuccessorRemains", "a successor that still exists after its deletion finished makes InitDelete end as DeleteFailed",
-			scripted{"InitDelete": errTerminal}, []api.InstallationPhase{"DeleteFailed"}},
-		{"InitDeleteNormal", "a normal error repeats InitDelete",
-			scripted{"InitDelete": errTransient}, []api.InstallationPhase{"TriggerDelete", "Deleting", deleted}},
-		{"ChildDeleteFailed", "subobjects left in DeleteFailed make Deleting end as DeleteFailed",
-			scripted{"Deleting": errTerminal}, []api.InstallationPhase{"TriggerDelete", "Deleting", "DeleteFailed"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []api.InstallationPhase
-			m := deleteMachine(tt.script, fast, func(_, to api.InstallationPhase) { got = append(got, to) })
-			final, _ := m.Run(context.Background(), api.InstallationPhaseInitDelete)
-			if final != tt.want[len(tt.want)-1] || len(got) != len(tt.want) {
-				t.Fatalf("%s: %v, want %v", tt.rule, got, tt.want)
-			}
-		})
-	}
+	phasetest.Run(t, api.InstallationPhaseInitDelete, func(s script, on func(from, to api.InstallationPhase)) *phase.Machine[api.InstallationPhase] {
+		return deleteMachine(scripted{s}, fast, on)
+	}, []phasetest.Case[api.InstallationPhase]{
+		{Name: "HappyPath", Rule: "InitDelete → TriggerDelete → Deleting → gone",
+			Script: script{}, Want: phases{"TriggerDelete", "Deleting", deleted}},
+		{Name: "SuccessorRemains", Rule: "a successor that still exists after its deletion finished makes InitDelete end as DeleteFailed",
+			Script: script{"InitDelete": errTerminal}, Want: phases{"DeleteFailed"}},
+		{Name: "InitDeleteNormal", Rule: "a normal error repeats InitDelete",
+			Script: script{"InitDelete": errTransient}, Want: phases{"TriggerDelete", "Deleting", deleted}},
+		{Name: "ChildDeleteFailed", Rule: "subobjects left in DeleteFailed make Deleting end as DeleteFailed",
+			Script: script{"Deleting": errTerminal}, Want: phases{"TriggerDelete", "Deleting", "DeleteFailed"}},
+	})
 }
