@@ -71,14 +71,7 @@ func (d *deleteRun) deleting() error {
 // depends on it. Its errors are terminal: the items' own retries are done.
 func (r *run) deleteItems(names []string, opts deployer.DeleteOptions) error {
 	dec, interrupted := r.drive(names, (*dag.Graph).ClassifyDelete, r.deleteItem(opts))
-	switch {
-	case interrupted:
-		return r.j.InterruptError()
-	case dec.Action == dag.Done:
-		return nil
-	case dec.Action == dag.Stuck:
+	return r.driveError(dec, interrupted, func() error {
 		return failure.Terminalf("Stuck", "deploy items %v wait for successors that are never deleted", names)
-	default:
-		return failure.NewTerminal("DeleteFailed", r.failedError("was not deleted"))
-	}
+	}, "DeleteFailed", "was not deleted")
 }

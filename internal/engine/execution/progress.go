@@ -123,20 +123,25 @@ func (r *run) progress() error {
 		names[i] = t.Name
 	}
 	dec, interrupted := r.drive(names, (*dag.Graph).ClassifyInstall, r.applyItem)
+	return r.driveError(dec, interrupted, func() error {
+		return failure.Terminalf("Stuck", "deploy items %s wait for predecessors that never finish", strings.Join(r.pending(), ", "))
+	}, "DeployItemFailed", "failed")
+}
+
+// driveError is the error of a phase whose drive ended with dec: nil when
+// every item finished, the interrupt's, stuck's when items wait for
+// others that never finish, else a terminal error with reason failed
+// that names every item that failed in this job, why, and what happened
+// to it (verb).
+func (r *run) driveError(dec dag.Decision, interrupted bool, stuck func() error, failed, verb string) error {
 	switch {
 	case interrupted:
 		return r.j.InterruptError()
 	case dec.Action == dag.Done:
 		return nil
 	case dec.Action == dag.Stuck:
-		return failure.Terminalf("Stuck", "deploy items %s wait for predecessors that never finish", strings.Join(r.pending(), ", "))
-	default:
-		return failure.NewTerminal("DeployItemFailed", r.failedError("failed"))
+		return stuck()
 	}
-}
-
-// failedError names every item that failed in this job and why.
-func (r *run) failedError(verb string) error {
 	var msgs []string
 	for _, it := range r.exec.DeployItems {
 		if it.JobIDFinished == r.j.ID && it.LastError != nil {
@@ -144,7 +149,7 @@ func (r *run) failedError(verb string) error {
 		}
 	}
 	sort.Strings(msgs)
-	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+	return failure.NewTerminal(failed, fmt.Errorf("%s", strings.Join(msgs, "; ")))
 }
 
 func (r *run) pending() []string {
