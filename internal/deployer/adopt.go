@@ -5,12 +5,26 @@ import (
 	"encoding/json"
 )
 
+// Landscaper's manifest deployer, and its Helm deployer when it only
+// renders a chart, label every object they apply with the name of the
+// DeployItem object (LandscaperManifestItemLabel); the Helm deployer adds
+// LandscaperHelmItemLabel to the objects of a chart it rendered. (A Helm
+// release installed with Helm carries Helm's labels and annotations
+// instead.) Adoption takes such objects over without writing to them:
+// until this provider's deployer applies the item again, an adopted
+// object keeps Landscaper's label instead of OwnerLabel.
+const (
+	LandscaperManifestItemLabel = "manifest.deployer.landscaper.gardener.cloud/deployitem"
+	LandscaperHelmItemLabel     = "helm.deployer.landscaper.gardener.cloud/deployitem"
+)
+
 // Landscaped is what one of Landscaper's own deployers recorded for a
 // DeployItem it deployed, as a running Landscaper leaves it on its host
 // cluster.
 type Landscaped struct {
 	// DeployItem is the name of the DeployItem object; Landscaper's
-	// manifest and Helm deployers label what they deploy with it.
+	// manifest and Helm deployers label what they deploy with it
+	// (LandscaperManifestItemLabel, LandscaperHelmItemLabel).
 	DeployItem string
 	// ProviderStatus is the DeployItem's status.providerStatus.
 	ProviderStatus json.RawMessage

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
@@ -146,5 +146,5 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 		return Record{}, "", false, err
 	}
 	rec, err = readRecord(&s)
-	return rec, s.Labels[manifest.InstanceLabel], err == nil, err
+	return rec, s.Labels[deployer.InstanceLabel], err == nil, err
 }

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
@@ -161,7 +162,7 @@ func (c content) encode(namespace string) (record []byte, groupKinds, namespaces
 }
 
 func (c content) labels(name, namespace string) map[string]string {
-	return map[string]string{IDLabel: ApplySetID(name, namespace), manifest.InstanceLabel: c.instance}
+	return map[string]string{IDLabel: ApplySetID(name, namespace), deployer.InstanceLabel: c.instance}
 }
 
 func (c content) annotations(groupKinds, namespaces string) map[string]string {

@@ -5,20 +5,14 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // Deploy item types of Landscaper's deployers.
 const (
 	ManifestType = "landscaper.gardener.cloud/kubernetes-manifest"
 	HelmType     = "landscaper.gardener.cloud/helm"
-)
-
-// Labels Landscaper's deployers put on the objects they apply; the value
-// is the DeployItem's name. (A Helm release installed with Helm carries
-// Helm's labels and annotations instead.)
-const (
-	ManifestDeployItemLabel = "manifest.deployer.landscaper.gardener.cloud/deployitem"
-	HelmDeployItemLabel     = "helm.deployer.landscaper.gardener.cloud/deployitem"
 )
 
 // wireProviderStatus is the providerStatus of the manifest deployer
@@ -54,7 +48,7 @@ const manifestV1alpha1 = "manifest.deployer.landscaper.gardener.cloud/v1alpha1"
 func deployed(item *DeployItem) error {
 	switch item.Type {
 	case ManifestType:
-		item.OwnerLabel = Label{Key: ManifestDeployItemLabel, Value: item.ObjectRef.Name}
+		item.OwnerLabel = Label{Key: deployer.LandscaperManifestItemLabel, Value: item.ObjectRef.Name}
 	case HelmType:
 		var c struct {
 			Name           string `json:"name"`
@@ -67,7 +61,7 @@ func deployed(item *DeployItem) error {
 		if c.HelmDeployment == nil || *c.HelmDeployment {
 			item.Helm = &HelmRelease{Name: c.Name, Namespace: c.Namespace}
 		} else {
-			item.OwnerLabel = Label{Key: HelmDeployItemLabel, Value: item.ObjectRef.Name}
+			item.OwnerLabel = Label{Key: deployer.LandscaperHelmItemLabel, Value: item.ObjectRef.Name}
 		}
 	}
 	if len(item.ProviderStatus) == 0 || string(item.ProviderStatus) == "null" {

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	fixture "github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 )
@@ -35,7 +36,7 @@ func TestRead_HelmManifests(t *testing.T) {
 	if cache.Helm != nil {
 		t.Errorf("cache release = %+v, want none", cache.Helm)
 	}
-	if cache.OwnerLabel != (landscaperstate.Label{Key: landscaperstate.HelmDeployItemLabel, Value: fixture.CacheItemName}) {
+	if cache.OwnerLabel != (landscaperstate.Label{Key: deployer.LandscaperHelmItemLabel, Value: fixture.CacheItemName}) {
 		t.Errorf("cache owner label = %+v", cache.OwnerLabel)
 	}
 	want := []landscaperstate.Resource{

@@ -13,6 +13,7 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"sigs.k8s.io/yaml"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	fixture "github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 )
@@ -94,7 +95,7 @@ func TestRead_WhatIsDeployedWhere(t *testing.T) {
 		APIVersion: "v1", Kind: "ConfigMap", Namespace: targetNS, Name: fixture.SettingsConfigMap, Policy: "manage"}) {
 		t.Errorf("settings resources = %+v", settings.Resources)
 	}
-	if settings.OwnerLabel != (landscaperstate.Label{Key: landscaperstate.ManifestDeployItemLabel, Value: fixture.SettingsItemName}) {
+	if settings.OwnerLabel != (landscaperstate.Label{Key: deployer.LandscaperManifestItemLabel, Value: fixture.SettingsItemName}) {
 		t.Errorf("settings owner label = %+v", settings.OwnerLabel)
 	}
 	if settings.TargetName != fixture.TargetName || settings.Target == nil || !strings.Contains(string(settings.Target.Spec.Config), "kubeconfig") {

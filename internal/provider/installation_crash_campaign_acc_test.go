@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 const campaignRounds = 10
@@ -26,7 +26,7 @@ func (e *accEnv) campaignInstallation() string {
 func (e *accEnv) deployedCount() (configMaps, releases int) {
 	e.t.Helper()
 	ctx := context.Background()
-	cms, err := e.kube.CoreV1().ConfigMaps(e.namespace).List(ctx, metav1.ListOptions{LabelSelector: manifest.OwnerLabel})
+	cms, err := e.kube.CoreV1().ConfigMaps(e.namespace).List(ctx, metav1.ListOptions{LabelSelector: deployer.OwnerLabel})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func (e *accEnv) killAfter(w *cliWorkspace, objects int, rng *rand.Rand) {
 	if objects == 0 {
 		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
 	} else {
-		watcher, err := e.kube.CoreV1().ConfigMaps(e.namespace).Watch(context.Background(), metav1.ListOptions{LabelSelector: manifest.OwnerLabel})
+		watcher, err := e.kube.CoreV1().ConfigMaps(e.namespace).Watch(context.Background(), metav1.ListOptions{LabelSelector: deployer.OwnerLabel})
 		if err != nil {
 			e.t.Fatal(err)
 		}

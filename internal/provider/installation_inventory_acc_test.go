@@ -12,7 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 )
 
@@ -96,7 +96,7 @@ func (e *accEnv) assertApplySet(resourceName string, members ...string) {
 	if gks := parent.Annotations["applyset.kubernetes.io/contains-group-kinds"]; gks != "ConfigMap" {
 		e.t.Errorf("contains-group-kinds = %q, want ConfigMap", gks)
 	}
-	if parent.Labels[manifest.InstanceLabel] == "" {
+	if parent.Labels[deployer.InstanceLabel] == "" {
 		e.t.Errorf("parent names no owning instance: %v", parent.Labels)
 	}
 	for _, name := range members {
@@ -107,8 +107,8 @@ func (e *accEnv) assertApplySet(resourceName string, members ...string) {
 		if got := cm.Labels["applyset.kubernetes.io/part-of"]; got != id {
 			e.t.Errorf("ConfigMap %s is part-of %q, want %q", name, got, id)
 		}
-		if cm.Labels[manifest.InstanceLabel] != parent.Labels[manifest.InstanceLabel] {
-			e.t.Errorf("ConfigMap %s has instance %q, the parent %q", name, cm.Labels[manifest.InstanceLabel], parent.Labels[manifest.InstanceLabel])
+		if cm.Labels[deployer.InstanceLabel] != parent.Labels[deployer.InstanceLabel] {
+			e.t.Errorf("ConfigMap %s has instance %q, the parent %q", name, cm.Labels[deployer.InstanceLabel], parent.Labels[deployer.InstanceLabel])
 		}
 	}
 }

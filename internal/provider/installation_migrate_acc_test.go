@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
@@ -229,7 +229,7 @@ import {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if settings.Data["greeting"] != "Hello from the shop" || settings.Labels[manifest.OwnerLabel] == "" {
+	if settings.Data["greeting"] != "Hello from the shop" || settings.Labels[deployer.OwnerLabel] == "" {
 		t.Errorf("after the first job ConfigMap %s has data %v and labels %v, want the new greeting and this provider's owner label",
 			settings.Name, settings.Data, settings.Labels)
 	}

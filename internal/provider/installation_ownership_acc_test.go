@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // deploymentReplaced is deploymentInstallation retried by replacement with
@@ -29,10 +29,10 @@ func (e *accEnv) deploymentInstance(name string, seen *string, changed bool) fun
 		if err != nil {
 			return fmt.Errorf("deployment %s: %w", name, err)
 		}
-		got := d.Labels[manifest.InstanceLabel]
+		got := d.Labels[deployer.InstanceLabel]
 		switch {
 		case got == "":
-			return fmt.Errorf("deployment %s has no %s label", name, manifest.InstanceLabel)
+			return fmt.Errorf("deployment %s has no %s label", name, deployer.InstanceLabel)
 		case changed && got == *seen:
 			return fmt.Errorf("deployment %s still carries the old instance %s", name, got)
 		}

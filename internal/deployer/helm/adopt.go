@@ -52,9 +52,9 @@ func (d *Deployer) Adopt(ctx context.Context, item deployer.Item, from deployer.
 		return nil, itemError(item, failure.Terminalf("AdoptNotDeployed", "release %s/%s of Landscaper's DeployItem %s is %s, not deployed; let Landscaper reconcile the installation before importing it",
 			cfg.Namespace, cfg.Name, from.DeployItem, statusOf(last)))
 	}
-	if owner := last.Labels[manifest.OwnerLabel]; owner != "" && owner != manifest.OwnerValue(item.ID) {
+	if owner := last.Labels[deployer.OwnerLabel]; owner != "" && owner != deployer.OwnerValue(item.ID) {
 		return nil, itemError(item, failure.Terminalf("ReleaseNotOwned", "release %s/%s belongs to another deploy item (%s=%s); it is not adopted",
-			cfg.Namespace, cfg.Name, manifest.OwnerLabel, owner))
+			cfg.Namespace, cfg.Name, deployer.OwnerLabel, owner))
 	}
 	objs, err := releaseObjects(last)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -17,7 +16,7 @@ import (
 // storage Secret): the deploy item's label decides who may upgrade a
 // release, the instance label who may uninstall it.
 type releaseOwner struct {
-	item     string // manifest.OwnerValue of the deploy item ID
+	item     string // deployer.OwnerValue of the deploy item ID
 	itemID   string // the readable deploy item ID, for messages
 	instance string // deployer.Item.Instance; "" skips the instance check
 	partOf   string // deployer.Item.PartOf, stamped on the release's objects
@@ -28,7 +27,7 @@ type releaseOwner struct {
 }
 
 func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
-	o := releaseOwner{item: manifest.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
+	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
 	if prev.Release != nil {
 		o.recorded = prev.Release.Revision
 	}
@@ -37,9 +36,9 @@ func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
 
 // labels are the release labels an install or upgrade sets.
 func (o releaseOwner) labels() map[string]string {
-	l := map[string]string{manifest.OwnerLabel: o.item}
+	l := map[string]string{deployer.OwnerLabel: o.item}
 	if o.instance != "" {
-		l[manifest.InstanceLabel] = o.instance
+		l[deployer.InstanceLabel] = o.instance
 	}
 	return l
 }
@@ -49,7 +48,7 @@ func (o releaseOwner) labels() map[string]string {
 // another deploy item, or one that Landscaper did not install (a person's
 // `helm install`, another tool), is refused: it is never changed.
 func (o releaseOwner) claim(last *release.Release) error {
-	switch owner := last.Labels[manifest.OwnerLabel]; {
+	switch owner := last.Labels[deployer.OwnerLabel]; {
 	case owner == o.item:
 		return nil // ours; a newer instance adopts it by relabeling
 	case owner == "" && o.recorded != 0 && last.Version == o.recorded:
@@ -57,24 +56,24 @@ func (o releaseOwner) claim(last *release.Release) error {
 	case owner == "":
 		return failure.Terminalf("ReleaseNotOwned",
 			"release %s/%s already exists and was not installed by deploy item %q (it has no %s label); it is left untouched: uninstall it or choose another release name",
-			last.Namespace, last.Name, o.itemID, manifest.OwnerLabel)
+			last.Namespace, last.Name, o.itemID, deployer.OwnerLabel)
 	default:
 		return failure.Terminalf("ReleaseNotOwned",
 			"release %s/%s already exists and belongs to another deploy item (%s=%s); it is left untouched: choose another release name",
-			last.Namespace, last.Name, manifest.OwnerLabel, owner)
+			last.Namespace, last.Name, deployer.OwnerLabel, owner)
 	}
 }
 
 // mayUninstall reports whether Delete may uninstall last: a release this
 // item may claim that no newer instance has adopted.
 func (o releaseOwner) mayUninstall(last *release.Release) bool {
-	return o.claim(last) == nil && !deployer.AdoptedBy(last.Labels[manifest.InstanceLabel], o.instance)
+	return o.claim(last) == nil && !deployer.AdoptedBy(last.Labels[deployer.InstanceLabel], o.instance)
 }
 
 // holds reports whether last already carries exactly this owner's labels,
 // so an unchanged release needs no upgrade to be adopted.
 func (o releaseOwner) holds(last *release.Release) bool {
-	return last.Labels[manifest.OwnerLabel] == o.item && (o.instance == "" || last.Labels[manifest.InstanceLabel] == o.instance)
+	return last.Labels[deployer.OwnerLabel] == o.item && (o.instance == "" || last.Labels[deployer.InstanceLabel] == o.instance)
 }
 
 // stamp is the Helm post-renderer that labels every object of the release
@@ -83,10 +82,10 @@ func (o releaseOwner) holds(last *release.Release) bool {
 func (o releaseOwner) stamp() postrender.PostRenderer {
 	labels := map[string]string{}
 	if o.instance != "" {
-		labels[manifest.InstanceLabel] = o.instance
+		labels[deployer.InstanceLabel] = o.instance
 	}
 	if o.partOf != "" {
-		labels[manifest.PartOfLabel] = o.partOf
+		labels[deployer.PartOfLabel] = o.partOf
 	}
 	if len(labels) == 0 {
 		return nil

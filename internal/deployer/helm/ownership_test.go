@@ -12,7 +12,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
@@ -92,7 +91,7 @@ func TestRelease_AdoptedByNewerInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.ProviderStatus = res.ProviderStatus
-	if l := releaseAt(t, storage, "adopted").Labels; l[manifest.OwnerLabel] != manifest.OwnerValue("x") || l[manifest.InstanceLabel] != "instance-1" {
+	if l := releaseAt(t, storage, "adopted").Labels; l[deployer.OwnerLabel] != deployer.OwnerValue("x") || l[deployer.InstanceLabel] != "instance-1" {
 		t.Fatalf("release labels = %v, want the item and instance", l)
 	}
 
@@ -103,7 +102,7 @@ func TestRelease_AdoptedByNewerInstance(t *testing.T) {
 		t.Fatalf("the newer instance cannot adopt its release: %v", err)
 	}
 	newer.ProviderStatus = res.ProviderStatus
-	if l := releaseAt(t, storage, "adopted").Labels; l[manifest.InstanceLabel] != "instance-2" {
+	if l := releaseAt(t, storage, "adopted").Labels; l[deployer.InstanceLabel] != "instance-2" {
 		t.Fatalf("release labels = %v, want instance instance-2", l)
 	}
 	// The release's objects carry the instance and ApplySet like a manifest item's.
@@ -111,7 +110,7 @@ func TestRelease_AdoptedByNewerInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cm.Labels[manifest.InstanceLabel] != "instance-2" || cm.Labels[manifest.PartOfLabel] != "applyset-x-v1" {
+	if cm.Labels[deployer.InstanceLabel] != "instance-2" || cm.Labels[deployer.PartOfLabel] != "applyset-x-v1" {
 		t.Fatalf("the release's ConfigMap has labels %v, want the newer instance and the ApplySet", cm.Labels)
 	}
 	if err := d.Delete(ctx, old, deployer.DeleteOptions{}); err != nil {

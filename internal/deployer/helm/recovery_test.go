@@ -14,7 +14,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/deployertest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
@@ -67,7 +66,7 @@ func TestApply_RecoversPendingRelease(t *testing.T) {
 			// release, with the item's label, before it creates anything.
 			stuck := &release.Release{Name: name, Namespace: ns, Version: revision, Chart: ch, Config: map[string]any{},
 				Info:   &release.Info{Status: status, Description: "interrupted"},
-				Labels: map[string]string{manifest.OwnerLabel: manifest.OwnerValue("recover")}}
+				Labels: map[string]string{deployer.OwnerLabel: deployer.OwnerValue("recover")}}
 			if err := storage.Releases.Create(stuck); err != nil {
 				t.Fatal(err)
 			}

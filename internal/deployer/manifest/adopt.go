@@ -11,17 +11,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// Landscaper's manifest deployer, and its Helm deployer when it only
-// renders a chart, label every object they apply with the name of the
-// DeployItem object. Adoption (migration from a running Landscaper) takes
-// such objects over without writing to them: the provider status records
-// each one with its UID, and until this deployer applies the item again
-// the object keeps Landscaper's label instead of OwnerLabel.
-const (
-	LandscaperManifestItemLabel = "manifest.deployer.landscaper.gardener.cloud/deployitem"
-	LandscaperHelmItemLabel     = "helm.deployer.landscaper.gardener.cloud/deployitem"
-)
-
 var _ deployer.Adopter = (*Deployer)(nil)
 
 // Adopt implements deployer.Adopter: every object Landscaper's status
@@ -65,12 +54,12 @@ func (s *Session) Adopt(ctx context.Context, from deployer.Landscaped) ([]Manage
 			return nil, failure.Terminalf("AdoptRecreated", "%s was recreated since Landscaper's DeployItem %s recorded it (another UID); let Landscaper reconcile the installation before importing it",
 				r.Resource, from.DeployItem)
 		}
-		if owner := landscaperOwner(live); owner != from.DeployItem && live.GetLabels()[OwnerLabel] != s.owner {
+		if owner := landscaperOwner(live); owner != from.DeployItem && live.GetLabels()[deployer.OwnerLabel] != s.owner {
 			if r.Policy == PolicyFallback {
 				continue // another's object that Landscaper only fell back on: never ours
 			}
 			return nil, failure.Terminalf("AdoptNotOwned", "%s is not labeled as deployed by Landscaper's DeployItem %s (%s or %s); it is not adopted",
-				r.Resource, from.DeployItem, LandscaperManifestItemLabel, LandscaperHelmItemLabel)
+				r.Resource, from.DeployItem, deployer.LandscaperManifestItemLabel, deployer.LandscaperHelmItemLabel)
 		}
 		r.Resource.UID = string(live.GetUID())
 		r.Hash = "" // not applied by this deployer yet: its next Apply writes it
@@ -106,19 +95,19 @@ func landscaperResources(raw json.RawMessage) ([]ManagedResource, error) {
 // landscaperOwner is the DeployItem name Landscaper's label on live gives.
 func landscaperOwner(live *unstructured.Unstructured) string {
 	labels := live.GetLabels()
-	if v := labels[LandscaperManifestItemLabel]; v != "" {
+	if v := labels[deployer.LandscaperManifestItemLabel]; v != "" {
 		return v
 	}
-	return labels[LandscaperHelmItemLabel]
+	return labels[deployer.LandscaperHelmItemLabel]
 }
 
 // adoptedFromLandscaper reports whether live is the object r recorded when
 // its item was adopted from Landscaper and not applied by this deployer
 // since: the very object recorded (same UID), still with Landscaper's
-// label and without OwnerLabel. It then counts as the item's own.
+// label and without deployer.OwnerLabel. It then counts as the item's own.
 func adoptedFromLandscaper(live *unstructured.Unstructured, r ManagedResource) bool {
 	return r.Resource.UID != "" && string(live.GetUID()) == r.Resource.UID &&
-		live.GetLabels()[OwnerLabel] == "" && landscaperOwner(live) != ""
+		live.GetLabels()[deployer.OwnerLabel] == "" && landscaperOwner(live) != ""
 }
 
 // withoutOwnerMarks is want without the owner label and annotation that
@@ -136,8 +125,8 @@ func withoutOwnerMarks(want map[string]any) map[string]any {
 	for k, v := range meta {
 		m[k] = v
 	}
-	m["labels"] = without(m["labels"], OwnerLabel)
-	m["annotations"] = without(m["annotations"], OwnerAnnotation)
+	m["labels"] = without(m["labels"], deployer.OwnerLabel)
+	m["annotations"] = without(m["annotations"], deployer.OwnerAnnotation)
 	out["metadata"] = m
 	return out
 }

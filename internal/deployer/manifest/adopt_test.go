@@ -25,7 +25,7 @@ func landscaperDeployed(t *testing.T, obj map[string]any, policy, deployItem str
 	t.Helper()
 	u := &unstructured.Unstructured{Object: obj}
 	u = u.DeepCopy()
-	u.SetLabels(map[string]string{manifest.LandscaperManifestItemLabel: deployItem})
+	u.SetLabels(map[string]string{deployer.LandscaperManifestItemLabel: deployItem})
 	created, err := dyn(t).Resource(configMaps).Namespace(u.GetNamespace()).Create(context.Background(), u, metav1.CreateOptions{FieldManager: "landscaper"})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestAdopt_TakesOverWithoutWriting(t *testing.T) {
 	}
 
 	it.mustApply(cfg)
-	if u := getObject(t, configMaps, ns, "b"); u.GetLabels()[manifest.OwnerLabel] != manifest.OwnerValue(it.id) || dataOf(t, ns, "b")["v"] != "2" {
+	if u := getObject(t, configMaps, ns, "b"); u.GetLabels()[deployer.OwnerLabel] != deployer.OwnerValue(it.id) || dataOf(t, ns, "b")["v"] != "2" {
 		t.Errorf("after Apply b has labels %v and data %v, want this item's label and v=2", u.GetLabels(), dataOf(t, ns, "b"))
 	}
 	it.mustDelete(cfg)

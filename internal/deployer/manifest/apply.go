@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -171,7 +172,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 // another deploy item is skipped under policy fallback and is an error
 // otherwise, so that no item silently takes over another's object.
 func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip bool, err error) {
-	owner := live.GetLabels()[OwnerLabel]
+	owner := live.GetLabels()[deployer.OwnerLabel]
 	if owner == "" || owner == s.owner {
 		return false, nil
 	}
@@ -179,7 +180,7 @@ func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip 
 		return true, nil
 	}
 	return false, failure.Terminalf("OwnedByOtherItem", "%s already exists and belongs to deploy item %q; use policy fallback to leave it alone",
-		d.Ref(), live.GetAnnotations()[OwnerAnnotation])
+		d.Ref(), live.GetAnnotations()[deployer.OwnerAnnotation])
 }
 
 // applyMetadata is the server-side apply of body as ref; only the UID of

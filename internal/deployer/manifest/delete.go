@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // defaultDeletionGroups delete namespaced objects first, then
@@ -259,7 +261,7 @@ func (s *Session) deleteLive(ctx context.Context, client dynamic.ResourceInterfa
 	if s.adoptedElsewhere(live) {
 		return nil, nil // a newer instance took it over: its to delete
 	}
-	owner := live.GetLabels()[OwnerLabel]
+	owner := live.GetLabels()[deployer.OwnerLabel]
 	if r.Policy == PolicyFallback && owner != s.owner && !adoptedFromLandscaper(live, r) {
 		return nil, nil // another item's object, never ours to delete
 	}
@@ -356,7 +358,7 @@ func (s *Session) ownedUnrecorded(ctx context.Context, configured []*Desired, pr
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}
-		if live.GetLabels()[OwnerLabel] == s.owner && !s.adoptedElsewhere(live) {
+		if live.GetLabels()[deployer.OwnerLabel] == s.owner && !s.adoptedElsewhere(live) {
 			ref.UID = string(live.GetUID())
 			out = append(out, ManagedResource{Resource: ref, Policy: d.Spec.Policy, AnnotateBeforeDelete: d.Spec.AnnotateBeforeDelete, PatchBeforeDelete: d.Spec.PatchBeforeDelete})
 		}

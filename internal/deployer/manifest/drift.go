@@ -41,7 +41,7 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 		switch {
 		case live[i] == nil:
 			return drifted("%s no longer exists", r.Resource), nil
-		case live[i].GetLabels()[OwnerLabel] != s.owner && !adopted:
+		case live[i].GetLabels()[deployer.OwnerLabel] != s.owner && !adopted:
 			return drifted("%s is no longer labeled as owned by this deploy item", r.Resource), nil
 		case r.Policy == PolicyImmutable:
 			continue
@@ -105,7 +105,7 @@ func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappin
 			live[i] = u
 			return nil
 		}
-		list, err := client.List(ctx, metav1.ListOptions{LabelSelector: OwnerLabel + "=" + s.owner})
+		list, err := client.List(ctx, metav1.ListOptions{LabelSelector: deployer.OwnerLabel + "=" + s.owner})
 		if err != nil {
 			return fmt.Errorf("listing %s of deploy item %s: %w", g.m.GVR.Resource, s.itemID, err)
 		}

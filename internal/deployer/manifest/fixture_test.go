@@ -122,4 +122,4 @@ func unstructuredOf(obj map[string]any) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: obj}
 }
 
-func ownerOf(itemID string) string { return manifest.OwnerValue(itemID) }
+func ownerOf(itemID string) string { return deployer.OwnerValue(itemID) }

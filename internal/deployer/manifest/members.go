@@ -37,7 +37,7 @@ func (s *Session) sharedMember(ctx context.Context, m mapping, ref ObjectRef) (l
 		key.namespace = ref.Namespace
 	}
 	v, err := shared.Do(ctx, key, func(ctx context.Context) (any, error) {
-		list, err := s.client(m, key.namespace).List(ctx, metav1.ListOptions{LabelSelector: PartOfLabel + "=" + s.partOf})
+		list, err := s.client(m, key.namespace).List(ctx, metav1.ListOptions{LabelSelector: deployer.PartOfLabel + "=" + s.partOf})
 		if err != nil {
 			return nil, err
 		}

@@ -137,7 +137,7 @@ func TestSharedReads_StaleReadIsCheckedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	newer := "01900000-0000-7000-8000-000000000002"
-	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, manifest.InstanceLabel, newer)
+	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, deployer.InstanceLabel, newer)
 	if _, err := dyn(t).Resource(configMaps).Namespace(ns).Patch(ctx, "member-1", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestSharedReads_StaleReadIsCheckedAgain(t *testing.T) {
 func TestSharedReads_UnlabeledObjectsAreReadByName(t *testing.T) {
 	ns := localcluster.Namespace(t)
 	m := newMemberItems(t, ns, 2)
-	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:null}}}`, manifest.PartOfLabel)
+	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:null}}}`, deployer.PartOfLabel)
 	if _, err := dyn(t).Resource(configMaps).Namespace(ns).Patch(context.Background(), "member-0", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,32 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
-
-// Labels and annotations that mark an object as owned by a deploy item.
-// The label value is a hash because item IDs contain "/" and may exceed
-// the 63 characters a label value allows; the annotation keeps the
-// readable ID for messages.
-const (
-	OwnerLabel      = "landscaper.gardener.cloud/deploy-item"
-	OwnerAnnotation = "landscaper.gardener.cloud/deploy-item-id"
-)
-
-// InstanceLabel names the installation resource instance (deployer.Item
-// Instance) that last applied an object. The deploy item label says which
-// item an object belongs to and decides who may adopt it; this one says
-// which instance of that item holds it now, and decides who may delete it.
-const InstanceLabel = "landscaper.gardener.cloud/installation-instance"
-
-// PartOfLabel makes an object a member of an ApplySet (KEP 3659), here
-// the installation's inventory in the object's cluster.
-const PartOfLabel = "applyset.kubernetes.io/part-of"
-
-// OwnerValue is the owner label value of the deploy item with this ID.
-func OwnerValue(itemID string) string {
-	sum := sha256.Sum256([]byte(itemID))
-	return hex.EncodeToString(sum[:])[:40]
-}
 
 // fieldManager is the server-side-apply field manager of an item. Each
 // item has its own, so that applying an object another item owns raises
@@ -45,7 +22,7 @@ func fieldManager(itemID string) string {
 	if m := "landscaper/" + itemID; len(m) <= 128 {
 		return m
 	}
-	return "landscaper/" + OwnerValue(itemID)
+	return "landscaper/" + deployer.OwnerValue(itemID)
 }
 
 // Desired is one object the item wants, with its policy and hooks.
@@ -110,7 +87,7 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 			if labels == nil {
 				labels = map[string]string{}
 			}
-			labels[OwnerLabel] = OwnerValue(itemID)
+			labels[deployer.OwnerLabel] = deployer.OwnerValue(itemID)
 			o.SetLabels(labels)
 			annotations := o.GetAnnotations()
 			if annotations == nil {
@@ -121,7 +98,7 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 			for k, v := range m.AnnotateBeforeCreate {
 				annotations[k] = v
 			}
-			annotations[OwnerAnnotation] = itemID
+			annotations[deployer.OwnerAnnotation] = itemID
 			o.SetAnnotations(annotations)
 			out = append(out, &Desired{Object: o, Spec: m})
 		}

@@ -35,7 +35,7 @@ type Session struct {
 
 // NewSession starts the work of item itemID against the cluster of c.
 func NewSession(c *target.Clients, itemID string) *Session {
-	return &Session{clients: c, itemID: itemID, owner: OwnerValue(itemID), manager: fieldManager(itemID), namespace: c.Namespace}
+	return &Session{clients: c, itemID: itemID, owner: deployer.OwnerValue(itemID), manager: fieldManager(itemID), namespace: c.Namespace}
 }
 
 // WithDefaultNamespace makes namespace the namespace of namespaced objects
@@ -63,10 +63,10 @@ func (s *Session) stamp(d *Desired) {
 		labels = map[string]string{}
 	}
 	if s.instance != "" {
-		labels[InstanceLabel] = s.instance
+		labels[deployer.InstanceLabel] = s.instance
 	}
 	if s.partOf != "" {
-		labels[PartOfLabel] = s.partOf
+		labels[deployer.PartOfLabel] = s.partOf
 	}
 	d.Object.SetLabels(labels)
 }
@@ -75,7 +75,7 @@ func (s *Session) stamp(d *Desired) {
 // of the installation, so deleting it would take away what that instance
 // deployed.
 func (s *Session) adoptedElsewhere(live *unstructured.Unstructured) bool {
-	return deployer.AdoptedBy(live.GetLabels()[InstanceLabel], s.instance)
+	return deployer.AdoptedBy(live.GetLabels()[deployer.InstanceLabel], s.instance)
 }
 
 // ItemID is the deploy item the session works for.

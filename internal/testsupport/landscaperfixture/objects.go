@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 )
 
@@ -25,10 +26,10 @@ const (
 	HelmType     = landscaperstate.HelmType
 	// ManifestDeployItemLabel is what Landscaper's manifest deployer puts
 	// on every object it applies; the value is the DeployItem's name.
-	ManifestDeployItemLabel = landscaperstate.ManifestDeployItemLabel
+	ManifestDeployItemLabel = deployer.LandscaperManifestItemLabel
 	// HelmDeployItemLabel is what Landscaper's Helm deployer adds on the
 	// objects of a chart it applies as manifests (helmDeployment: false).
-	HelmDeployItemLabel = landscaperstate.HelmDeployItemLabel
+	HelmDeployItemLabel = deployer.LandscaperHelmItemLabel
 )
 
 // Labels and annotations Landscaper's controllers set (their names are
