@@ -1,6 +1,20 @@
 // Package deployer is the contract between the engine and the deployers
-// (ARCHITECTURE.md), and the registry that finds a deployer by deploy item type.
-// Deployers never import the engine; the engine only knows this package.
+// (ARCHITECTURE.md), and the registry that finds a deployer by deploy item
+// type. Deployers never import the engine; the engine, and the
+// installation inventory that records every call, only know this package.
+// A deployer implements:
+//   - Deployer (this file): Apply, Delete, Drift and Validate of an Item;
+//     Apply returns a Result whose ProviderStatus is the deployer's own
+//     and whose Objects name what it manages in the target cluster;
+//   - the ownership labels (ownership.go) on everything it creates, and
+//     AdoptedBy before it deletes something another instance may hold;
+//   - optionally Adopter (adopt.go), to take over what Landscaper's
+//     deployer of the same type deployed;
+//   - Idle while it only waits, and SharedReads (shared.go) where a
+//     destroy or drift check may share one list among its items.
+//
+// Registry (registry.go) finds a deployer by type; Wrap (wrap.go) puts
+// something around every call of one job.
 package deployer
 
 import (
@@ -51,12 +65,28 @@ type Item struct {
 // Result is what an Apply achieved.
 type Result struct {
 	// ProviderStatus records what exists in the target after the call
-	// (managed resources, release name …). The engine stores it and hands
-	// it back as Item.ProviderStatus on the next Apply, Drift or Delete.
+	// (managed resources, release name …) in the deployer's own format.
+	// The engine stores it and hands it back as Item.ProviderStatus on
+	// the next Apply, Drift or Delete; nobody else reads it.
 	ProviderStatus json.RawMessage
+	// Objects are the Kubernetes objects in the item's target cluster
+	// that ProviderStatus records, also on error: what the deployer
+	// manages there for the item now. The installation inventory lists
+	// their kinds and namespaces on its parent (ApplySet annotations), so
+	// a deployer that creates Kubernetes objects MUST fill it whenever it
+	// returns a ProviderStatus; one that creates none leaves it nil.
+	Objects []ObjectRef
 	// Exports are the item's exports (`deployitems.<name>` in export
 	// executions).
 	Exports map[string]any
+}
+
+// ObjectRef names one Kubernetes object in a deploy item's target cluster.
+type ObjectRef struct {
+	APIVersion string // "apps/v1"; "v1" for the core group
+	Kind       string
+	Namespace  string // "" for a cluster-scoped object
+	Name       string
 }
 
 // DeleteOptions modify Delete.
@@ -79,8 +109,10 @@ type Deployer interface {
 	// Apply makes the target match item.Config and waits until it is ready,
 	// bounded by ctx. It MUST be idempotent: applying an unchanged item
 	// again changes nothing in the target. On error it MUST still return a
-	// Result whose ProviderStatus records everything that now exists in
-	// the target because of this item, so nothing is ever orphaned.
+	// Result whose ProviderStatus (and Objects) records everything that
+	// now exists in the target because of this item, so nothing is ever
+	// orphaned. What it creates carries the ownership labels
+	// (ownership.go) of item.ID, item.Instance and item.PartOf.
 	// Errors are classified with package failure: terminal for invalid
 	// configuration, transient for anything a retry may heal. A cancelled
 	// ctx MUST make Apply return promptly.

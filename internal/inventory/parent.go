@@ -19,7 +19,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
 // ApplySet labels and annotations (KEP 3659), as kubectl reads them.
@@ -64,13 +63,38 @@ type Record struct {
 	Items        []Item `json:"items"`
 }
 
-// Item is one deploy item as far as rebuilding needs it.
+// Item is one deploy item as far as rebuilding needs it, and the group
+// kinds and namespaces of the objects its deployer manages, which the
+// parent's ApplySet annotations list.
 type Item struct {
 	ID             string          `json:"id"`
 	Name           string          `json:"name"`
 	Type           string          `json:"type"`
 	Config         json.RawMessage `json:"config,omitempty"`
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
+	GroupKinds     []string        `json:"groupKinds,omitempty"`
+	Namespaces     []string        `json:"namespaces,omitempty"`
+}
+
+// newItem is what the parent records of item after a call that returned
+// res: the provider status, kept as the deployer wrote it, and the group
+// kinds and namespaces of the objects the deployer declared
+// (deployer.Result.Objects), sorted and each once.
+func newItem(item deployer.Item, res deployer.Result) Item {
+	it := Item{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus}
+	gks, nss := map[string]bool{}, map[string]bool{}
+	for _, o := range res.Objects {
+		gv, err := schema.ParseGroupVersion(o.APIVersion)
+		if err != nil || o.Kind == "" {
+			continue
+		}
+		gks[schema.GroupKind{Group: gv.Group, Kind: o.Kind}.String()] = true
+		if o.Namespace != "" {
+			nss[o.Namespace] = true
+		}
+	}
+	it.GroupKinds, it.Namespaces = sortedKeys(gks), sortedKeys(nss)
+	return it
 }
 
 // installationPath is the path of the installation that holds it.
@@ -94,24 +118,7 @@ func newEntry(it Item) (entry, error) {
 	if err != nil {
 		return entry{}, err
 	}
-	e := entry{id: it.ID, raw: raw}
-	var status struct {
-		ManagedResources []manifest.ManagedResource `json:"managedResources"`
-	}
-	if len(it.ProviderStatus) > 0 { // valid JSON: Marshal checked it
-		_ = json.Unmarshal(it.ProviderStatus, &status) // a status of another shape lists no members
-	}
-	for _, r := range status.ManagedResources {
-		gv, err := schema.ParseGroupVersion(r.Resource.APIVersion)
-		if err != nil || r.Resource.Kind == "" {
-			continue
-		}
-		e.kinds = append(e.kinds, schema.GroupKind{Group: gv.Group, Kind: r.Resource.Kind}.String())
-		if ns := r.Resource.Namespace; ns != "" {
-			e.namespaces = append(e.namespaces, ns)
-		}
-	}
-	return e, nil
+	return entry{id: it.ID, raw: raw, kinds: it.GroupKinds, namespaces: it.Namespaces}, nil
 }
 
 // content is a record about to be written.
@@ -228,12 +235,17 @@ func readRecord(s *corev1.Secret) (Record, error) {
 // joinSorted joins the keys set to true, sorted and comma-separated as
 // kubectl expects.
 func joinSorted(set map[string]bool) string {
-	out := make([]string, 0, len(set))
+	return strings.Join(sortedKeys(set), ",")
+}
+
+// sortedKeys are the keys set to true, sorted; nil when there are none.
+func sortedKeys(set map[string]bool) []string {
+	var out []string
 	for k, in := range set {
 		if in {
 			out = append(out, k)
 		}
 	}
 	sort.Strings(out)
-	return strings.Join(out, ",")
+	return out
 }

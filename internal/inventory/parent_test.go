@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,15 +13,21 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 func testContent(t *testing.T, n int) content {
 	t.Helper()
 	c := content{installation: "root", instance: "instance-1"}
 	for i := range n {
-		it := recordedItem(fmt.Sprintf("root/sub/item-%03d", n-i), "landscaper.gardener.cloud/kubernetes-manifest",
-			fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"apps/v1","kind":"Deployment","name":"d%d","namespace":"ns-%d"}},{"resource":{"apiVersion":"v1","kind":"Namespace","name":"x"}}]}`, i, i%3))
-		it.Config = json.RawMessage(fmt.Sprintf(`{"manifests":[{"manifest":{"kind":"ConfigMap","data":{"k":"<%d>\u2028"}}}]}`, i))
+		id := fmt.Sprintf("root/sub/item-%03d", n-i)
+		it := newItem(deployer.Item{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: "landscaper.gardener.cloud/kubernetes-manifest",
+			Config: json.RawMessage(fmt.Sprintf(`{"manifests":[{"manifest":{"kind":"ConfigMap","data":{"k":"<%d>\u2028"}}}]}`, i))},
+			deployer.Result{
+				ProviderStatus: json.RawMessage(fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"apps/v1","kind":"Deployment","name":"d%d","namespace":"ns-%d"}},{"resource":{"apiVersion":"v1","kind":"Namespace","name":"x"}}]}`, i, i%3)),
+				Objects: []deployer.ObjectRef{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: fmt.Sprintf("ns-%d", i%3), Name: fmt.Sprintf("d%d", i)},
+					{APIVersion: "v1", Kind: "Namespace", Name: "x"}},
+			})
 		e, err := newEntry(it)
 		if err != nil {
 			t.Fatal(err)
@@ -120,4 +127,52 @@ func recordOf(t *testing.T, u *unstructured.Unstructured) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// TestNewItem_GroupKindsFromDeclaredObjects: the record lists the group
+// kinds and namespaces of the objects the deployer declared
+// (deployer.Result.Objects), each once and sorted, whatever its provider
+// status says; a record read back gives the parent the same annotations.
+func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
+	res := deployer.Result{
+		ProviderStatus: json.RawMessage(`{"release":{"name":"r"}}`), // a format the inventory never reads
+		Objects: []deployer.ObjectRef{
+			{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "b", Name: "d"},
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "c1"},
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "b", Name: "c2"},
+			{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "r"},
+			{APIVersion: "a/b/c", Kind: "Broken", Name: "x"}, // no valid group version: left out
+		},
+	}
+	it := newItem(deployer.Item{ID: "root/x", Name: "x", Type: "t"}, res)
+	wantKinds := []string{"ClusterRole.rbac.authorization.k8s.io", "ConfigMap", "Deployment.apps"}
+	if !reflect.DeepEqual(it.GroupKinds, wantKinds) || !reflect.DeepEqual(it.Namespaces, []string{"a", "b"}) {
+		t.Fatalf("group kinds %v, namespaces %v", it.GroupKinds, it.Namespaces)
+	}
+	if string(it.ProviderStatus) != string(res.ProviderStatus) {
+		t.Errorf("provider status %s, want the deployer's unchanged", it.ProviderStatus)
+	}
+	if none := newItem(deployer.Item{ID: "root/y"}, deployer.Result{ProviderStatus: json.RawMessage(`{}`)}); none.GroupKinds != nil || none.Namespaces != nil {
+		t.Errorf("no objects: %v %v", none.GroupKinds, none.Namespaces)
+	}
+
+	e, err := newEntry(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Item
+	if err := json.Unmarshal(e.raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, err := newEntry(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, gks, nss, err := content{items: []entry{again}}.encode("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gks != strings.Join(wantKinds, ",") || nss != "b" {
+		t.Errorf("annotations from a record read back: group kinds %q, other namespaces %q", gks, nss)
+	}
 }

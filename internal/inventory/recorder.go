@@ -37,7 +37,8 @@ func NewRecorder(pool *target.Pool, root, instance string) *Recorder {
 
 // Wrap returns reg with every deployer call recorded: Apply waits until
 // the item's cluster holds the parent, then records the provider status
-// the deployer returned; a successful Delete removes the item.
+// and the objects the deployer returned (newItem); a successful Delete
+// removes the item.
 func (r *Recorder) Wrap(reg *deployer.Registry) *deployer.Registry {
 	return reg.Wrap(func(_ string, d deployer.Deployer) deployer.Deployer {
 		return recorded{Deployer: d, r: r}
@@ -117,7 +118,7 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {
-		p.put(Item{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus})
+		p.put(newItem(item, res))
 	}
 	return res, err
 }

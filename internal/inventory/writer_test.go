@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // slowSecrets stores one Secret; every write takes a while, like a round
@@ -97,8 +99,10 @@ func TestParent_WritesAreCoalesced(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.put(Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t",
-				ProviderStatus: json.RawMessage(`{"managedResources":[{"resource":{"apiVersion":"v1","kind":"ConfigMap","name":"x","namespace":"other"}}]}`)})
+			p.put(newItem(deployer.Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t"}, deployer.Result{
+				ProviderStatus: json.RawMessage(`{"managedResources":[{"resource":{"apiVersion":"v1","kind":"ConfigMap","name":"x","namespace":"other"}}]}`),
+				Objects:        []deployer.ObjectRef{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "other", Name: "x"}},
+			}))
 			time.Sleep(time.Duration(i%7) * time.Millisecond) // items finish at different times
 		}()
 	}

@@ -38,7 +38,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return deployer.Result{ProviderStatus: item.ProviderStatus}, itemError(item, err)
 	}
-	keep := deployer.Result{ProviderStatus: prev.encode()}
+	keep := prev.result(nil)
 	cfg, err := ParseConfig(item.Config)
 	if err != nil {
 		return keep, itemError(item, err)
@@ -59,10 +59,10 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 		status, err = d.applyRendered(ctx, clients, session, ch, cfg, prev)
 	}
 	if err != nil {
-		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
+		return status.result(nil), itemError(item, err)
 	}
 	exports, err := readExports(ctx, session, ch, cfg)
-	return deployer.Result{ProviderStatus: status.encode(), Exports: exports}, itemError(item, err)
+	return status.result(exports), itemError(item, err)
 }
 
 // applyRelease installs or upgrades the release unless the deployed

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
@@ -50,6 +51,11 @@ func (s ProviderStatus) encode() json.RawMessage {
 	s.ManagedResources = m.ManagedResources
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// result is the deployer.Result of a call that leaves s in the cluster.
+func (s ProviderStatus) result(exports map[string]any) deployer.Result {
+	return deployer.Result{ProviderStatus: s.encode(), Objects: manifest.Objects(s.ManagedResources), Exports: exports}
 }
 
 // deploymentHash identifies a deployment: the same chart content, values

@@ -32,7 +32,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	}
 	// What an Apply that fails before writing anything returns; encoded
 	// only then, as most calls succeed.
-	keep := func() deployer.Result { return deployer.Result{ProviderStatus: EncodeStatus(prev)} }
+	keep := func() deployer.Result { return NewResult(prev, nil) }
 	cfg, err := ParseConfig(item.Config)
 	if err != nil {
 		return keep(), itemError(item, err)
@@ -53,7 +53,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 		plan.Exports = cfg.Exports.Exports
 	}
 	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).Apply(ctx, plan, prev)
-	return deployer.Result{ProviderStatus: EncodeStatus(managed), Exports: exports}, itemError(item, err)
+	return NewResult(managed, exports), itemError(item, err)
 }
 
 // Delete implements deployer.Deployer. Besides what the status records, it

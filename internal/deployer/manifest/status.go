@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // ProviderStatus is what Apply records in the deploy item
@@ -49,6 +51,25 @@ func EncodeStatus(resources []ManagedResource) json.RawMessage {
 	}
 	b, _ := json.Marshal(ProviderStatus{APIVersion: StatusAPIVersion, Kind: "ProviderStatus", ManagedResources: sorted})
 	return b
+}
+
+// NewResult is the deployer.Result of a call that leaves managed in the
+// cluster: their provider status and the objects it records.
+func NewResult(managed []ManagedResource, exports map[string]any) deployer.Result {
+	return deployer.Result{ProviderStatus: EncodeStatus(managed), Objects: Objects(managed), Exports: exports}
+}
+
+// Objects names the objects of managed, as deployer.Result lists them.
+func Objects(managed []ManagedResource) []deployer.ObjectRef {
+	if len(managed) == 0 {
+		return nil
+	}
+	out := make([]deployer.ObjectRef, len(managed))
+	for i, m := range managed {
+		r := m.Resource
+		out[i] = deployer.ObjectRef{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+	}
+	return out
 }
 
 func lessRef(a, b ObjectRef) bool {
