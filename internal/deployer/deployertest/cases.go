@@ -23,8 +23,9 @@ func testLifecycle(t *testing.T, h Harness) {
 	v2 := h.Config(t, ns, []map[string]any{configMap(ns, "lifecycle", "v2")})
 	f.cleanup(t, v2)
 
-	f.mustApply(t, v1)
+	res := f.mustApply(t, v1)
 	f.cluster.wantConfigMap(t, ns, "lifecycle", "v1")
+	wantObject(t, res, deployer.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: "lifecycle"})
 
 	f.counter.Reset()
 	f.mustApply(t, v1)
@@ -88,6 +89,7 @@ func testTimeout(t *testing.T, h Harness) {
 	if !strings.Contains(string(res.ProviderStatus), "never-ready") {
 		t.Fatalf("provider status does not record the Deployment: %s", res.ProviderStatus)
 	}
+	wantObject(t, res, deployer.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Namespace: f.namespace, Name: "never-ready"})
 }
 
 // testInterrupt: canceling Apply right after its first write returns

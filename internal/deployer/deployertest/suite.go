@@ -1,5 +1,6 @@
 // Package deployertest is the conformance suite every Kubernetes deployer
-// passes against the local cluster: create, update, no-op update (no
+// passes against the local cluster: create (declaring its objects in
+// deployer.Result.Objects), update, no-op update (no
 // writes), drift repair, delete, delete without uninstall, timeout,
 // interrupt, unreachable cluster (transient), invalid config (terminal)
 // and a CRD with its custom resource in one item.
@@ -162,6 +163,18 @@ func neverReadyDeployment(namespace string) map[string]any {
 			},
 		},
 	}
+}
+
+// wantObject fails unless res declares ref among the objects it manages
+// (deployer.Result.Objects), which the installation inventory records.
+func wantObject(t *testing.T, res deployer.Result, ref deployer.ObjectRef) {
+	t.Helper()
+	for _, o := range res.Objects {
+		if o == ref {
+			return
+		}
+	}
+	t.Fatalf("Result.Objects %v does not declare %v", res.Objects, ref)
 }
 
 func assertTerminal(t *testing.T, err error, want bool, mustMention string) {
