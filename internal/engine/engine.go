@@ -45,7 +45,8 @@ type Engine struct {
 	Parallelism int
 	// Log receives progress; nil discards it.
 	Log Logger
-	// Backoff paces retries (zero: phase.DefaultBackoff).
+	// Backoff paces retries and caps them (zero: phase.DefaultBackoff,
+	// phase.DefaultMaxRetries retries).
 	Backoff Backoff
 	// Grace is how long running deployer calls may go on after the
 	// caller's context ended (default DefaultGrace).
