@@ -72,8 +72,9 @@ func componentRefDataAttribute() dschema.SingleNestedAttribute {
 }
 
 // componentRef reads `component_descriptor.ref`; ok is false when it is
-// not set.
-func componentRef(ctx context.Context, o types.Object) (component.VersionRef, bool, error) {
+// not set. A ref without repository_context takes the one of scope, the
+// installation's Landscaper Context.
+func componentRef(ctx context.Context, o types.Object, scope *componentScope) (component.VersionRef, bool, error) {
 	p := path.Root("component_descriptor").AtName("ref")
 	var m componentRefModel
 	ok, err := asObject(ctx, o, &m, p)
@@ -98,12 +99,11 @@ func componentRef(ctx context.Context, o types.Object) (component.VersionRef, bo
 	}
 	if !given {
 		// Landscaper defaults it from the installation's Context.
-		s := scopeFrom(ctx)
-		if s == nil || s.repositoryContext == nil {
+		if scope == nil || scope.repositoryContext == nil {
 			return ref, false, attrErr(p, errors.New("repository_context is not set, and the installation's context gives none "+
 				"(set repository_context, or name a Context with a repositoryContext in `context`)"))
 		}
-		ref.Context = *s.repositoryContext
+		ref.Context = *scope.repositoryContext
 	}
 	if err := ref.Context.Validate(); err != nil {
 		return ref, false, attrErr(p.AtName("repository_context"), err)
