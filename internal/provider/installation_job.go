@@ -51,12 +51,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	d.security.learnSnapshot(job.Start, sensitive)
 	d.security.learnSnapshot(job.Snapshot, sensitive)
 	out, encErr := outcomeOf(job.Snapshot, prevBytes)
-	jobErr = errors.Join(jobErr, encErr)
-	out.components = componentDigests(spec.Component)
-	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
-		jobErr = errors.Join(jobErr, fmt.Errorf("hashing the blueprint's files: %w", err))
-	}
-	return out, jobErr
+	return out, errors.Join(jobErr, encErr, out.renderedFrom(spec))
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.

@@ -97,9 +97,8 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 	if err != nil {
 		return nil, err
 	}
-	out.components = componentDigests(spec.Component)
-	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
-		return nil, fmt.Errorf("hashing the blueprint's files: %w", err)
+	if err := out.renderedFrom(spec); err != nil {
+		return nil, err
 	}
 	for i, row := range out.items {
 		for _, id := range adopted.Differing {

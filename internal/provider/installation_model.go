@@ -1,17 +1,8 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // installationModel is landscaper_installation as Terraform holds it.
@@ -71,31 +62,4 @@ type objectRefModel struct {
 	Name      types.String `tfsdk:"name"`
 	Namespace types.String `tfsdk:"namespace"`
 	Key       types.String `tfsdk:"key"`
-}
-
-// asObject decodes a nested attribute; false when it is null or unknown.
-func asObject(ctx context.Context, o types.Object, target any, p path.Path) (bool, error) {
-	if o.IsNull() {
-		return false, nil
-	}
-	if o.IsUnknown() {
-		return false, errUnknownValue
-	}
-	if d := o.As(ctx, target, basetypes.ObjectAsOptions{}); d.HasError() {
-		return false, attrErr(p, fmt.Errorf("%v", d))
-	}
-	return true, nil
-}
-
-// parseTarget decodes one Target object JSON from an import attribute.
-func parseTarget(s string, p path.Path) (api.Target, error) {
-	var t api.Target
-	if err := json.Unmarshal([]byte(s), &t); err != nil {
-		// The JSON holds credentials: report where, not what.
-		return t, attrErr(p, errors.New("not a Target object (pass landscaper_target.<name>.target or a target export)"))
-	}
-	if t.Spec.Type == "" {
-		return t, attrErr(p, errors.New("the Target object has no spec.type"))
-	}
-	return t, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -147,6 +148,20 @@ func resolveBlueprint(ctx context.Context, in specInputs, bpAttr, cdAttr types.O
 	return bp, component, nil
 }
 
+// asObject decodes a nested attribute; false when it is null or unknown.
+func asObject(ctx context.Context, o types.Object, target any, p path.Path) (bool, error) {
+	if o.IsNull() {
+		return false, nil
+	}
+	if o.IsUnknown() {
+		return false, errUnknownValue
+	}
+	if d := o.As(ctx, target, basetypes.ObjectAsOptions{}); d.HasError() {
+		return false, attrErr(p, fmt.Errorf("%v", d))
+	}
+	return true, nil
+}
+
 // blueprintSource reads a `blueprint` attribute (installation resource and
 // data sources share its shape).
 func blueprintSource(ctx context.Context, o types.Object) (blueprint.Source, error) {
@@ -196,6 +211,46 @@ func componentSource(ctx context.Context, in specInputs, o types.Object) (bluepr
 		err = attrErr(path.Root("component_descriptor").AtName("ref"), err)
 	}
 	return src, err
+}
+
+// componentRef reads `component_descriptor.ref`; ok is false when it is
+// not set. A ref without repository_context takes the one of scope, the
+// installation's Landscaper Context.
+func componentRef(ctx context.Context, o types.Object, scope *componentScope) (component.VersionRef, bool, error) {
+	p := path.Root("component_descriptor").AtName("ref")
+	var m componentRefModel
+	ok, err := asObject(ctx, o, &m, p)
+	if err != nil || !ok {
+		return component.VersionRef{}, false, err
+	}
+	var rc repositoryContextModel
+	given, err := asObject(ctx, m.RepositoryContext, &rc, p.AtName("repository_context"))
+	if err != nil {
+		return component.VersionRef{}, false, err
+	}
+	for _, v := range []types.String{m.ComponentName, m.Version, rc.Type, rc.BaseURL, rc.ComponentNameMapping} {
+		if v.IsUnknown() {
+			return component.VersionRef{}, false, errUnknownValue
+		}
+	}
+	ref := component.VersionRef{
+		Context: component.RepositorySpec{Type: rc.Type.ValueString(), BaseURL: rc.BaseURL.ValueString(),
+			ComponentNameMapping: rc.ComponentNameMapping.ValueString()},
+		Name:    m.ComponentName.ValueString(),
+		Version: m.Version.ValueString(),
+	}
+	if !given {
+		// Landscaper defaults it from the installation's Context.
+		if scope == nil || scope.repositoryContext == nil {
+			return ref, false, attrErr(p, errors.New("repository_context is not set, and the installation's context gives none "+
+				"(set repository_context, or name a Context with a repositoryContext in `context`)"))
+		}
+		ref.Context = *scope.repositoryContext
+	}
+	if err := ref.Context.Validate(); err != nil {
+		return ref, false, attrErr(p.AtName("repository_context"), err)
+	}
+	return ref, true, nil
 }
 
 // loadComponentRef reads a `component_descriptor.ref` from its registry,

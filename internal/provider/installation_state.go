@@ -268,6 +268,17 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 	return out, err
 }
 
+// renderedFrom records what the job rendered: the component versions'
+// digests and the blueprint's digest.
+func (o *installationOutcome) renderedFrom(spec engine.RootSpec) error {
+	o.components = componentDigests(spec.Component)
+	var err error
+	if o.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
+		return fmt.Errorf("hashing the blueprint's files: %w", err)
+	}
+	return nil
+}
+
 func orEmptyList(l []string) []string {
 	if l == nil {
 		return []string{}
