@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -109,6 +110,13 @@ func addWarning(diags diagnostics, sec *security, summary string, err error) {
 		return
 	}
 	diags.AddWarning(summary, msg)
+}
+
+// argumentError is addError for an argument of a provider function: no
+// secret is known there, so URL credentials and quoted values are masked.
+func argumentError(position int64, err error) *function.FuncError {
+	var unknown *security
+	return function.NewArgumentFuncError(position, unknown.scrub(err.Error()))
 }
 
 // scrub masks in msg every secret s knows, every URL credential and the
