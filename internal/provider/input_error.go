@@ -36,6 +36,15 @@ func attrErr(p path.Path, err error) error {
 // attrMsg is attrErr with a message.
 func attrMsg(p path.Path, msg string) error { return attrErr(p, errors.New(msg)) }
 
+// notedError is err with a note for the user on a line of its own.
+type notedError struct {
+	err  error
+	note string
+}
+
+func (e notedError) Error() string { return e.err.Error() + "\n" + e.note }
+func (e notedError) Unwrap() error { return e.err }
+
 // asInputError finds the attribute an error is about, if any.
 func asInputError(err error) (*inputError, bool) {
 	var ie *inputError

@@ -161,7 +161,7 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 		// object the same apply creates is simply not there yet.
 		if !apierrors.IsNotFound(unread) {
 			addWarning(diags, in.security, "Import Not Read At Plan", attrErr(path.Root("imports"),
-				fmt.Errorf("%w\nThe deploy items are planned as unknown; apply reads the import again.", err)))
+				notedError{err, "The deploy items are planned as unknown; apply reads the import again."}))
 		}
 		return plannedItems{components: components}
 	}
