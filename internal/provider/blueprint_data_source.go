@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
@@ -115,9 +116,10 @@ func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	bp, _, err := resolveBlueprint(withRegistry(ctx, d.data), m.Blueprint, m.ComponentDescriptor)
+	in := d.data.inputs(component.Pins{})
+	bp, _, err := resolveBlueprint(ctx, in, m.Blueprint, m.ComponentDescriptor)
 	if err != nil {
-		addError(&resp.Diagnostics, "Invalid Blueprint", err)
+		addError(&resp.Diagnostics, in.security, "Invalid Blueprint", err)
 		return
 	}
 	for _, w := range bp.Warnings {

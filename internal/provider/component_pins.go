@@ -26,14 +26,12 @@ const componentDigestsDescription = "Manifest digest of every component version 
 	"apply reads exactly the digests the plan showed. When the registry cannot be reached, the plan uses the digests " +
 	"recorded here and the cached content, with a warning."
 
-type pinsKey struct{}
-
-// withComponentPins makes loadComponentRef read component versions at the
-// digests of digests (a component_digests value): strictly (apply,
-// refresh), or only while the registry is unreachable (plan).
-func withComponentPins(ctx context.Context, digests types.Map, strict bool) context.Context {
+// pinsOf makes loadComponentRef read component versions at the digests of
+// digests (a component_digests value): strictly (apply, refresh), or only
+// while the registry is unreachable (plan).
+func pinsOf(digests types.Map, strict bool) component.Pins {
 	if digests.IsNull() || digests.IsUnknown() {
-		return ctx
+		return component.Pins{}
 	}
 	pins := component.Pins{Digests: map[string]string{}, Strict: strict}
 	for k, v := range digests.Elements() {
@@ -41,7 +39,7 @@ func withComponentPins(ctx context.Context, digests types.Map, strict bool) cont
 			pins.Digests[k] = s.ValueString()
 		}
 	}
-	return context.WithValue(ctx, pinsKey{}, pins)
+	return pins
 }
 
 // recordedDigests is the state's component_digests; null without a state.
@@ -50,11 +48,6 @@ func recordedDigests(state *installationModel) types.Map {
 		return types.MapNull(types.StringType)
 	}
 	return state.ComponentDigests
-}
-
-func pinsFrom(ctx context.Context) component.Pins {
-	p, _ := ctx.Value(pinsKey{}).(component.Pins)
-	return p
 }
 
 // componentDigests is the component_digests value of a loaded component:
@@ -71,19 +64,14 @@ type registryNotes struct {
 	notes []string
 }
 
-type notesKey struct{}
-
-func withRegistryNotes(ctx context.Context) (context.Context, *registryNotes) {
-	n := &registryNotes{}
-	return context.WithValue(ctx, notesKey{}, n), n
-}
-
-func noteRegistry(ctx context.Context, msg string) {
-	if n, ok := ctx.Value(notesKey{}).(*registryNotes); ok {
-		n.mu.Lock()
-		defer n.mu.Unlock()
-		n.notes = append(n.notes, msg)
+// add notes msg; a nil n drops it.
+func (n *registryNotes) add(msg string) {
+	if n == nil {
+		return
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.notes = append(n.notes, msg)
 }
 
 // addTo adds one warning listing every note.

@@ -35,9 +35,9 @@ metadata: {name: example.com/app, version: 1.0.0, provider: {name: test}, labels
 	cacheDir := t.TempDir()
 	read := func(open func(string) (ocireg.Target, error), recorded types.Map) (*component.Component, *registryNotes, error) {
 		access := &componentAccess{registry: &component.Registry{Client: ocireg.New(ocireg.Options{CacheDir: cacheDir, Repository: open})}}
-		ctx, notes := withRegistryNotes(withComponentPins(context.WithValue(ctx, componentsKey{}, access), recorded, false))
-		c, err := loadComponentRef(ctx, ref)
-		return c, notes, err
+		in := specInputs{components: access, security: &security{}, pins: pinsOf(recorded, false), notes: &registryNotes{}}
+		c, err := loadComponentRef(ctx, in, ref)
+		return c, in.notes, err
 	}
 	push("first")
 	first, _, err := read(mem.Read, types.MapNull(types.StringType))

@@ -1,15 +1,9 @@
 package provider
 
 import (
-	"context"
-	"errors"
-
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 )
 
 // componentSourceNames are the ways to give a component descriptor;
@@ -69,44 +63,4 @@ func componentRefDataAttribute() dschema.SingleNestedAttribute {
 			"component_name": dschema.StringAttribute{Required: true, MarkdownDescription: "Name of the component, e.g. `github.com/acme/app`."},
 			"version":        dschema.StringAttribute{Required: true, MarkdownDescription: "Version of the component."},
 		}}
-}
-
-// componentRef reads `component_descriptor.ref`; ok is false when it is
-// not set.
-func componentRef(ctx context.Context, o types.Object) (component.VersionRef, bool, error) {
-	p := path.Root("component_descriptor").AtName("ref")
-	var m componentRefModel
-	ok, err := asObject(ctx, o, &m, p)
-	if err != nil || !ok {
-		return component.VersionRef{}, false, err
-	}
-	var rc repositoryContextModel
-	given, err := asObject(ctx, m.RepositoryContext, &rc, p.AtName("repository_context"))
-	if err != nil {
-		return component.VersionRef{}, false, err
-	}
-	for _, v := range []types.String{m.ComponentName, m.Version, rc.Type, rc.BaseURL, rc.ComponentNameMapping} {
-		if v.IsUnknown() {
-			return component.VersionRef{}, false, errUnknownValue
-		}
-	}
-	ref := component.VersionRef{
-		Context: component.RepositorySpec{Type: rc.Type.ValueString(), BaseURL: rc.BaseURL.ValueString(),
-			ComponentNameMapping: rc.ComponentNameMapping.ValueString()},
-		Name:    m.ComponentName.ValueString(),
-		Version: m.Version.ValueString(),
-	}
-	if !given {
-		// Landscaper defaults it from the installation's Context.
-		s := scopeFrom(ctx)
-		if s == nil || s.repositoryContext == nil {
-			return ref, false, attrErr(p, errors.New("repository_context is not set, and the installation's context gives none "+
-				"(set repository_context, or name a Context with a repositoryContext in `context`)"))
-		}
-		ref.Context = *s.repositoryContext
-	}
-	if err := ref.Context.Validate(); err != nil {
-		return ref, false, attrErr(p.AtName("repository_context"), err)
-	}
-	return ref, true, nil
 }

@@ -81,7 +81,7 @@ func ensureConfigHashKey(ctx context.Context, p privateGetter, diags *diag.Diagn
 	}
 	k, err := newConfigHashKey()
 	if err != nil {
-		diags.AddError("Cannot Create Config Hash Key", err.Error())
+		addError(diags, nil, "Cannot Create Config Hash Key", err)
 	}
 	return k
 }
@@ -93,7 +93,7 @@ func (k configHashKey) store(ctx context.Context, p privateSetter, diags *diag.D
 	}
 	raw, err := json.Marshal(hex.EncodeToString(k))
 	if err != nil {
-		diags.AddError("Cannot Record Config Hash Key", err.Error())
+		addError(diags, nil, "Cannot Record Config Hash Key", err)
 		return
 	}
 	diags.Append(p.SetKey(ctx, configHashKeyName, raw)...)

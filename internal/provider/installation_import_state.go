@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func (r *installationResource) ImportState(ctx context.Context, req resource.Imp
 func (r *installationResource) importFromLandscaper(ctx context.Context, namespace, name string, resp *resource.ImportStateResponse) {
 	client, err := r.data.hostDynamic()
 	if err != nil {
-		resp.Diagnostics.AddError("Host Cluster Unavailable", "the provider's kubernetes block: "+err.Error())
+		addError(&resp.Diagnostics, r.data.security, "Host Cluster Unavailable", fmt.Errorf("the provider's kubernetes block: %w", err))
 		return
 	}
 	if client == nil {
@@ -59,7 +60,7 @@ func (r *installationResource) importFromLandscaper(ctx context.Context, namespa
 	}
 	exists, forbidden, err := landscaperInstallation(ctx, client, namespace, name)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Import", err.Error())
+		addError(&resp.Diagnostics, r.data.security, "Cannot Import", err)
 		return
 	}
 	if forbidden {
@@ -78,7 +79,7 @@ func (r *installationResource) importFromLandscaper(ctx context.Context, namespa
 	}
 	mig, err := r.data.migrate(ctx, client, base)
 	if err != nil {
-		addError(&resp.Diagnostics, "Cannot Import From Landscaper", err)
+		addError(&resp.Diagnostics, r.data.security, "Cannot Import From Landscaper", err)
 		return
 	}
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)

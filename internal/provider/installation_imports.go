@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -150,4 +151,17 @@ func mapElements(ctx context.Context, m types.Map, target any) error {
 		return errUnknownValue
 	}
 	return nil
+}
+
+// parseTarget decodes one Target object JSON from an import attribute.
+func parseTarget(s string, p path.Path) (api.Target, error) {
+	var t api.Target
+	if err := json.Unmarshal([]byte(s), &t); err != nil {
+		// The JSON holds credentials: report where, not what.
+		return t, attrErr(p, errors.New("not a Target object (pass landscaper_target.<name>.target or a target export)"))
+	}
+	if t.Spec.Type == "" {
+		return t, attrErr(p, errors.New("the Target object has no spec.type"))
+	}
+	return t, nil
 }

@@ -13,8 +13,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperyaml"
 )
+
+// unconfigured is the provider data before Configure ran: nothing is read
+// from a cluster or a registry.
+var unconfigured *providerData
 
 const manifestTestObjects = `apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
@@ -50,7 +55,7 @@ func TestRootSpec_ManifestReadsLikeItsTranslation(t *testing.T) {
 	ctx := context.Background()
 	for _, file := range []string{"web-config.yaml", "tree.yaml"} {
 		m := manifestModel(t, file, manifestTestObjects)
-		spec, err := rootSpec(ctx, m, nil)
+		spec, err := rootSpec(ctx, unconfigured.inputs(component.Pins{}), m)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -93,10 +98,10 @@ func TestRootSpec_ManifestHostImportsWaitForApply(t *testing.T) {
 	m := manifestModel(t, "web-config.yaml", manifestTestObjects)
 	m.Manifest = types.StringValue(strings.Replace(m.Manifest.ValueString(), "      dataRef: web-settings",
 		"      secretRef: {name: web-settings, key: settings}", 1))
-	if _, err := rootSpec(context.Background(), m, nil); !errors.Is(err, errHostImportsAtPlan) {
+	if _, err := rootSpec(context.Background(), unconfigured.inputs(component.Pins{}), m); !errors.Is(err, errHostImportsAtPlan) {
 		t.Fatalf("got %v", err)
 	}
-	hcl, _, err := hclForm(context.Background(), m)
+	hcl, _, err := hclForm(context.Background(), m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,18 +117,18 @@ func TestHCLForm_Errors(t *testing.T) {
 	ctx := context.Background()
 	m := manifestModel(t, "web-config.yaml", manifestTestObjects)
 	m.Name = types.StringValue("other")
-	_, _, err := hclForm(ctx, m)
+	_, _, err := hclForm(ctx, m, nil)
 	if ie, ok := asInputError(err); !ok || ie.Path.String() != "manifest" || !strings.Contains(err.Error(), `metadata.name: is "web-config"`) {
 		t.Errorf("name mismatch: %v", err)
 	}
 	m = manifestModel(t, "web-config.yaml", "kind: [")
-	if _, _, err = hclForm(ctx, m); err == nil {
+	if _, _, err = hclForm(ctx, m, nil); err == nil {
 		t.Error("broken manifest_objects accepted")
 	} else if ie, ok := asInputError(err); !ok || ie.Path.String() != "manifest_objects" {
 		t.Errorf("broken objects: %v", err)
 	}
 	m.ManifestObjects = types.StringUnknown()
-	if _, _, err = hclForm(ctx, m); !errors.Is(err, errUnknownValue) {
+	if _, _, err = hclForm(ctx, m, nil); !errors.Is(err, errUnknownValue) {
 		t.Errorf("unknown objects: %v", err)
 	}
 	m = manifestModel(t, "web-config.yaml", manifestTestObjects)

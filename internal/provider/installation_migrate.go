@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -12,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 )
 
@@ -67,9 +66,9 @@ func landscaperInstallation(ctx context.Context, client dynamic.Interface, names
 }
 
 // migrate reads the Landscaper Installation that base (the imported
-// state, only its ID, name and namespace set) names and adopts it.
+// state, only its ID, name and namespace set) names and adopts it
+// (instance.Runner.Adopt).
 func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, base installationModel) (*migration, error) {
-	ctx = withSecurity(ctx, d.security)
 	namespace, name := base.Namespace.ValueString(), base.Name.ValueString()
 	landscape, err := landscaperstate.Read(ctx, client, namespace, name)
 	if err != nil {
@@ -86,42 +85,28 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 	m := base
 	m.Manifest = types.StringValue(landscape.Manifest)
 	m.DeleteWithoutUninstall = types.BoolValue(false)
-	spec, err := rootSpec(withRegistry(withComponentPins(ctx, types.MapNull(types.StringType), false), d), m, d.host)
-	if err != nil {
-		return nil, scrubError(ctx, err)
-	}
-	adopting := newAdoption(d.engine.Deployers, spec.Name, landscape)
-	e := d.engineFor(ctx)
-	e.Deployers = adopting.registry()
-	// Export executions must not write to target clusters either
-	// (getServiceAccountKubeconfig creates a token).
-	e.Clusters = nil
-	snap, jobErr := e.Apply(ctx, spec, nil)
-	jobErr = errors.Join(jobErr, adopting.unadopted())
-	if jobErr == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
-		jobErr = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
-	}
-	if jobErr != nil {
-		return nil, scrubError(ctx, fmt.Errorf("adopting Landscaper's Installation %s/%s (nothing was changed in any cluster): %w",
-			namespace, name, failureReport(snap, jobErr)))
-	}
-	differing := adopting.differing()
-	snap.MarkDrifted(differing)
-	out, err := outcomeOf(snap, nil)
+	spec, err := rootSpec(ctx, d.inputs(component.Pins{}), m)
 	if err != nil {
 		return nil, err
 	}
-	out.components = componentDigests(spec.Component)
-	if out.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
-		return nil, fmt.Errorf("hashing the blueprint's files: %w", err)
+	adopted, err := d.instances(ctx).Adopt(ctx, spec, landscape)
+	if err != nil {
+		return nil, fmt.Errorf("adopting Landscaper's Installation %s/%s (nothing was changed in any cluster): %w", namespace, name, err)
+	}
+	out, err := outcomeOf(adopted.Snapshot, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.renderedFrom(spec); err != nil {
+		return nil, err
 	}
 	for i, row := range out.items {
-		for _, id := range differing {
+		for _, id := range adopted.Differing {
 			if row.Installation+"/"+row.Name == id {
 				out.items[i].Phase = driftedPhase
 			}
 		}
 	}
-	scrubOutcome(ctx, out)
-	return &migration{model: m, outcome: out, differing: differing}, nil
+	d.security.scrubOutcome(out)
+	return &migration{model: m, outcome: out, differing: adopted.Differing}, nil
 }

@@ -15,8 +15,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 )
 
 // ModifyPlan renders the blueprint tree without a cluster. It validates
@@ -43,9 +43,10 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	// Tags are resolved again; the digests in state stand in for an unreachable registry.
-	ctx, notes := withRegistryNotes(withComponentPins(ctx, recordedDigests(state), false))
-	rendered := planDeployItems(withSecurity(withRegistry(ctx, r.data), r.data.securityOrNil()), r.data.engineOrNil(), r.data.hostOrNil(), plan, prevBytes, &resp.Diagnostics)
-	notes.addTo(&resp.Diagnostics)
+	in := r.data.inputs(pinsOf(recordedDigests(state), false))
+	in.notes = &registryNotes{}
+	rendered := planDeployItems(ctx, in, r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
+	in.notes.addTo(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -145,8 +146,8 @@ func (p plannedItems) coversUnknown(itemPath string) bool {
 }
 
 // planDeployItems renders the tree without a cluster.
-func planDeployItems(ctx context.Context, eng *engine.Engine, host *hostCluster, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
-	spec, err := rootSpec(ctx, plan, host)
+func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, plan installationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
+	spec, err := rootSpec(ctx, in, plan)
 	components := types.MapUnknown(types.StringType)
 	if spec.Blueprint != nil {
 		components = componentDigests(spec.Component)
@@ -159,26 +160,26 @@ func planDeployItems(ctx context.Context, eng *engine.Engine, host *hostCluster,
 		// Apply reads it again and fails clearly if it still cannot; an
 		// object the same apply creates is simply not there yet.
 		if !apierrors.IsNotFound(unread) {
-			diags.AddAttributeWarning(path.Root("imports"), "Import Not Read At Plan",
-				scrubError(ctx, err).Error()+"\nThe deploy items are planned as unknown; apply reads the import again.")
+			addWarning(diags, in.security, "Import Not Read At Plan", attrErr(path.Root("imports"),
+				notedError{err, "The deploy items are planned as unknown; apply reads the import again."}))
 		}
 		return plannedItems{components: components}
 	}
 	if err != nil {
-		addError(diags, "Invalid Installation", scrubError(ctx, err))
+		addError(diags, in.security, "Invalid Installation", err)
 		return plannedItems{components: components}
 	}
-	prev, err := decodeSnapshot(prevBytes)
+	prev, err := instance.Decode(prevBytes)
 	if err != nil {
-		diags.AddWarning("Engine Snapshot Unreadable", err.Error())
+		addWarning(diags, in.security, "Engine Snapshot Unreadable", err)
 	}
-	tree, rows := renderTree(ctx, eng, spec, prev, diags)
+	tree, rows := renderTree(in.security, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}
 	}
 	digest, err := blueprintDigest(spec.Blueprint, spec.Component)
 	if err != nil {
-		addError(diags, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
+		addError(diags, in.security, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}
 	}
 	out := plannedItems{known: true, digest: digest, rows: rows, components: components}
@@ -191,12 +192,14 @@ func planDeployItems(ctx context.Context, eng *engine.Engine, host *hostCluster,
 
 // renderTree renders the tree at plan time for the resource's ModifyPlan
 // and the landscaper_rendered_installation data source alike: blueprint
-// warnings, a render error on the attribute whose input it names, and one
-// row per rendered deploy item (planned phase Succeeded, config included),
-// sorted. The tree is nil when rendering failed. With an engine, each
-// item's configuration is also checked by its deployer (unknown types,
-// invalid configs); without one (provider not configured) only rendered.
-func renderTree(ctx context.Context, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
+// warnings, a render error on the attribute whose input it names (the
+// blueprint when it names none), and one row per rendered deploy item
+// (planned phase Succeeded, config included), sorted; sec masks the
+// secrets of the warnings and the error. The tree is nil when rendering
+// failed. With an engine, each item's configuration is also checked by
+// its deployer (unknown types, invalid configs); without one (provider not
+// configured) only rendered.
+func renderTree(sec *security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
 	render := engine.Render
 	if eng != nil {
 		render = eng.Render
@@ -204,11 +207,11 @@ func renderTree(ctx context.Context, eng *engine.Engine, spec engine.RootSpec, p
 	tree, err := render(spec, prev)
 	for i, w := range tree.Warnings {
 		// A warning may name a key a template built from an import.
-		tree.Warnings[i] = securityOf(ctx).secrets.String(w)
+		tree.Warnings[i] = sec.scrub(w)
 		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", tree.Warnings[i])
 	}
 	if err != nil {
-		diags.AddAttributeError(inputPath(err), "Invalid Installation", scrubError(ctx, err).Error())
+		addError(diags, sec, "Invalid Installation", attrErr(path.Root("blueprint"), err))
 		return nil, nil
 	}
 	rows := make([]deployItemRow, 0, len(tree.Items))
@@ -219,26 +222,6 @@ func renderTree(ctx context.Context, eng *engine.Engine, spec engine.RootSpec, p
 	}
 	sortRows(rows)
 	return tree, rows
-}
-
-// inputPath is the attribute of the input a blueprint or engine error
-// names (blueprint.InputOf). Import errors point at `imports` as a whole:
-// Terraform and OpenTofu resolve a diagnostic's path only to a top-level
-// attribute of the configuration, and a path into the object falls back to
-// the whole block. The message names the import.
-func inputPath(err error) path.Path {
-	in, _ := blueprint.InputOf(err)
-	switch in.Input {
-	case blueprint.InputImport:
-		return path.Root("imports")
-	case blueprint.InputImportDataMapping:
-		return path.Root("import_data_mappings")
-	case blueprint.InputExportDataMapping:
-		return path.Root("export_data_mappings")
-	case blueprint.InputComponent:
-		return path.Root("component_descriptor")
-	}
-	return path.Root("blueprint")
 }
 
 // sortRows orders deploy items by installation path and name, so plan

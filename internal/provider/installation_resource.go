@@ -30,6 +30,14 @@ func (r *installationResource) Metadata(_ context.Context, req resource.Metadata
 	resp.TypeName = req.ProviderTypeName + "_installation"
 }
 
+// UpgradeState holds one upgrader per earlier schema version
+// (installationSchemaVersion); version 0 is the first release. The engine
+// snapshot in private state is versioned separately (package snapshot
+// migrates it on load).
+func (r *installationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
 func (r *installationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
@@ -86,7 +94,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	defer cancel()
 	outcome, err := r.data.apply(ctx, plan, prev, instance)
 	if outcome == nil { // nothing ran: the configuration could not even be read
-		addError(out.diags, "Cannot Install", err)
+		addError(out.diags, r.data.security, "Cannot Install", err)
 		return
 	}
 	out.hashKey.keyRows(outcome.items)
@@ -96,7 +104,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	out.hashKey.store(ctx, out.private, out.diags)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
-		addError(out.diags, "Installation Failed", err)
+		addError(out.diags, r.data.security, "Installation Failed", err)
 	}
 }
 
@@ -123,7 +131,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
-		resp.Diagnostics.AddWarning("Drift Not Checked", err.Error())
+		addWarning(&resp.Diagnostics, r.data.security, "Drift Not Checked", err)
 		drifted = nil
 	}
 	if len(drifted) == 0 {
@@ -167,5 +175,5 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
 		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, out.snapshot)...)
 	}
-	addError(&resp.Diagnostics, "Delete Failed", err)
+	addError(&resp.Diagnostics, r.data.security, "Delete Failed", err)
 }

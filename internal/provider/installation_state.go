@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -10,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
 // snapshotKey is the private-state key of the engine snapshot: the whole
@@ -69,7 +73,7 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	diags.Append(d...)
 	exports, err := dynamicValue(public)
 	if err != nil {
-		diags.AddError("Cannot Record Exports", err.Error())
+		addError(diags, nil, "Cannot Record Exports", err)
 	}
 	m.Exports = exports
 	secretValues, err := dynamicValue(secret)
@@ -226,4 +230,74 @@ func stateRows(m installationModel) ([]deployItemRow, bool) {
 	}
 	sortRows(rows)
 	return rows, true
+}
+
+// outcomeOf converts a snapshot into attribute values. When the snapshot
+// cannot be encoded the outcome keeps prevBytes, the private state the job
+// started from, and the error says so: an unreadable snapshot would make
+// every later update and destroy fail.
+func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, error) {
+	b, err := snapshot.Marshal(s)
+	if err != nil {
+		b, err = prevBytes, fmt.Errorf("the engine snapshot of this job could not be recorded, private state keeps the previous one: %w", err)
+	}
+	out := &installationOutcome{
+		snapshot: b, phase: string(s.RootPhase()), jobID: s.JobID(), jobIDFinished: s.JobIDFinished(),
+		exports: s.Exports(), targetExports: map[string]string{},
+	}
+	for name, t := range s.TargetExports() {
+		tb, err := json.Marshal(t)
+		if err == nil {
+			out.targetExports[name] = string(tb)
+		}
+	}
+	for _, in := range s.Installations() {
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			row := deployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: selectorString(it.Target),
+				DependsOn: orEmptyList(it.DependsOn), Phase: string(it.Phase), ConfigHash: it.ConfigHash}
+			if it.LastError != nil {
+				row.LastError = it.LastError.Message
+			}
+			out.items = append(out.items, row)
+		}
+	}
+	sortRows(out.items)
+	return out, err
+}
+
+// renderedFrom records what the job rendered: the component versions'
+// digests and the blueprint's digest.
+func (o *installationOutcome) renderedFrom(spec engine.RootSpec) error {
+	o.components = componentDigests(spec.Component)
+	var err error
+	if o.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
+		return fmt.Errorf("hashing the blueprint's files: %w", err)
+	}
+	return nil
+}
+
+func orEmptyList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// selectorString shows a target selector as HCL-ish text: "cluster",
+// "clusters[0]", "regions[\"eu\"]".
+func selectorString(s *api.TargetSelector) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Index != nil:
+		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
+	case s.Key != "":
+		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
+	case s.Import != "":
+		return s.Import
+	}
+	return s.Name
 }

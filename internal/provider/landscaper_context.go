@@ -40,21 +40,19 @@ type componentScope struct {
 	repositoryContext *component.RepositorySpec
 }
 
-type scopeKey struct{}
-
-// withInstallationContext reads the Context the installation names (if
-// any) and puts its registry and repository context into ctx for
-// componentSource. Errors point at the `context` attribute.
-func withInstallationContext(ctx context.Context, m installationModel) (context.Context, error) {
+// installationScope reads the Context the installation names, through a
+// (the provider instance's registry and host cluster): its registry and
+// repository context for componentSource; nil when it names none. Errors
+// point at the `context` attribute.
+func installationScope(ctx context.Context, a *componentAccess, m installationModel) (*componentScope, error) {
 	if m.Context.IsNull() || m.Context.ValueString() == "" {
-		return ctx, nil
+		return nil, nil
 	}
 	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
-		return ctx, errUnknownValue
+		return nil, errUnknownValue
 	}
-	a := componentsFrom(ctx)
 	if a == nil || a.host == nil {
-		return ctx, attrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
+		return nil, attrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
 	}
 	ns := m.Namespace.ValueString()
 	if ns == "" {
@@ -62,14 +60,9 @@ func withInstallationContext(ctx context.Context, m installationModel) (context.
 	}
 	scope, err := a.scope(ctx, ns, m.Context.ValueString())
 	if err != nil {
-		return ctx, attrErr(path.Root("context"), fmt.Errorf("context %s/%s: %w", ns, m.Context.ValueString(), err))
+		return nil, attrErr(path.Root("context"), fmt.Errorf("context %s/%s: %w", ns, m.Context.ValueString(), err))
 	}
-	return context.WithValue(ctx, scopeKey{}, scope), nil
-}
-
-func scopeFrom(ctx context.Context) *componentScope {
-	s, _ := ctx.Value(scopeKey{}).(*componentScope)
-	return s
+	return scope, nil
 }
 
 // scope reads a Context once per provider instance.

@@ -76,7 +76,7 @@ func (d *manifestsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	set, err := landscaperyaml.Parse("yaml", m.YAML.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("yaml"), "Invalid Landscaper Manifests", err.Error())
+		addError(&resp.Diagnostics, nil, "Invalid Landscaper Manifests", attrErr(path.Root("yaml"), err))
 		return
 	}
 	var objects []string

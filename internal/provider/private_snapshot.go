@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -34,7 +35,7 @@ func getSnapshot(ctx context.Context, p privateGetter) ([]byte, diag.Diagnostics
 	}
 	raw, err := unpackSnapshot(b, maxSnapshotBytes)
 	if err != nil {
-		diags.AddError("Cannot Read Engine Snapshot", "the private state's engine snapshot is damaged: "+err.Error())
+		addError(&diags, nil, "Cannot Read Engine Snapshot", fmt.Errorf("the private state's engine snapshot is damaged: %w", err))
 		return nil, diags
 	}
 	return raw, diags
@@ -48,7 +49,7 @@ func setSnapshot(ctx context.Context, p privateSetter, b []byte) diag.Diagnostic
 	packed, err := packSnapshot(b)
 	if err != nil {
 		var diags diag.Diagnostics
-		diags.AddError("Cannot Record Engine Snapshot", err.Error())
+		addError(&diags, nil, "Cannot Record Engine Snapshot", err)
 		return diags
 	}
 	return p.SetKey(ctx, snapshotKey, packed)

@@ -104,7 +104,7 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	registry, err := newRegistry(cfg.Registry)
 	if err != nil {
-		addError(&resp.Diagnostics, "Invalid Registry Configuration", err)
+		addError(&resp.Diagnostics, nil, "Invalid Registry Configuration", err)
 		return
 	}
 	sec, diags := cfg.securitySettings()

@@ -66,6 +66,14 @@ func (mockWithoutDrift) Drift(context.Context, deployer.Item) (deployer.DriftRep
 	return deployer.DriftReport{}, nil
 }
 
+// engineOrNil is the engine, nil before Configure ran.
+func (d *providerData) engineOrNil() *engine.Engine {
+	if d == nil {
+		return nil
+	}
+	return d.engine
+}
+
 // providerDataFrom unpacks the value Configure stored; nil before Configure ran.
 func providerDataFrom(v any, diags *diag.Diagnostics) *providerData {
 	if v == nil {

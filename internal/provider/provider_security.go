@@ -75,14 +75,6 @@ func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
 	return securitySettings{limits: l, allowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
 }
 
-// securityOrNil is the provider instance's security; nil before Configure.
-func (d *providerData) securityOrNil() *security {
-	if d == nil {
-		return nil
-	}
-	return d.security
-}
-
 // limits converts the block; nil means the defaults.
 func (m *renderLimitsModel) limits() (template.Limits, diag.Diagnostics) {
 	var l template.Limits
@@ -129,25 +121,6 @@ type security struct {
 	pool    *target.Pool // nil where nothing is deployed (data sources)
 	secrets redact.Secrets
 	limits  template.Limits
-}
-
-type securityKey struct{}
-
-// withSecurity returns ctx carrying sec and its render limits; rootSpec
-// and the error paths find it there.
-func withSecurity(ctx context.Context, sec *security) context.Context {
-	if sec == nil {
-		sec = &security{limits: template.DefaultLimits()}
-	}
-	return template.WithLimits(context.WithValue(ctx, securityKey{}, sec), sec.limits)
-}
-
-// securityOf returns the security ctx carries, or a fresh one.
-func securityOf(ctx context.Context) *security {
-	if sec, ok := ctx.Value(securityKey{}).(*security); ok {
-		return sec
-	}
-	return &security{limits: template.DefaultLimits()}
 }
 
 // trustImports marks the kubeconfigs of the configuration's own target
@@ -280,32 +253,18 @@ func (s *security) learnTarget(t api.Target) {
 	}
 }
 
-// scrubError masks every secret ctx's security knows and every URL
-// credential in err's message. Input errors keep their attribute path.
-func scrubError(ctx context.Context, err error) error {
-	if err == nil {
-		return nil
-	}
-	sec := securityOf(ctx)
-	if ie, ok := asInputError(err); ok && ie.Err != nil {
-		return &inputError{Path: ie.Path, Err: scrubbedError{msg: sec.secrets.String(ie.Err.Error()), err: ie.Err}}
-	}
-	return scrubbedError{msg: sec.secrets.String(err.Error()), err: err}
-}
-
 // scrubOutcome masks secrets in the last errors that go into state and
 // marks exported targets whose kubeconfig is not the user's.
-func scrubOutcome(ctx context.Context, o *installationOutcome) {
+func (s *security) scrubOutcome(o *installationOutcome) {
 	if o == nil {
 		return
 	}
-	sec := securityOf(ctx)
 	for i := range o.items {
-		o.items[i].LastError = sec.secrets.String(o.items[i].LastError)
+		o.items[i].LastError = s.scrub(o.items[i].LastError)
 	}
 	for name, raw := range o.targetExports {
 		var t api.Target
-		if json.Unmarshal([]byte(raw), &t) != nil || sec.userKubeconfig(t) {
+		if json.Unmarshal([]byte(raw), &t) != nil || s.userKubeconfig(t) {
 			continue
 		}
 		if b, err := json.Marshal(markExported(t)); err == nil {
@@ -325,13 +284,3 @@ func (s *security) userKubeconfig(t api.Target) bool {
 	}
 	return s.pool.Trusted(cfg.Kubeconfig)
 }
-
-// scrubbedError keeps the cause for errors.Is/As while its message is
-// masked.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e scrubbedError) Error() string { return e.msg }
-func (e scrubbedError) Unwrap() error { return e.err }

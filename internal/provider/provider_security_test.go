@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -75,9 +74,8 @@ deployExecutions:
 	}
 	sec := &security{}
 	sec.secrets.Add("pw-from-a-secret")
-	ctx := withSecurity(context.Background(), sec)
 	var diags diag.Diagnostics
-	tree, _ := renderTree(ctx, nil, engine.RootSpec{Name: "app", Blueprint: bp,
+	tree, _ := renderTree(sec, nil, engine.RootSpec{Name: "app", Blueprint: bp,
 		Imports: blueprint.Imports{Data: map[string]any{"password": "pw-from-a-secret"}}}, nil, &diags)
 	if tree == nil || diags.WarningsCount() == 0 {
 		t.Fatalf("no warnings rendered: %v", diags)

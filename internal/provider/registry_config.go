@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
@@ -85,64 +83,6 @@ func newRegistry(m *registryModel) (*component.Registry, error) {
 	}
 	opts.Credential = cred
 	return &component.Registry{Client: ocireg.New(opts)}, nil
-}
-
-// componentsKey carries the provider instance's componentAccess through a
-// request's context to resolveBlueprint, which the resource and the data
-// sources share.
-type componentsKey struct{}
-
-func withRegistry(ctx context.Context, d *providerData) context.Context {
-	if d == nil || d.components == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, componentsKey{}, d.components)
-}
-
-func componentsFrom(ctx context.Context) *componentAccess {
-	a, _ := ctx.Value(componentsKey{}).(*componentAccess)
-	return a
-}
-
-func registryFrom(ctx context.Context) *component.Registry {
-	if s := scopeFrom(ctx); s != nil {
-		return s.registry
-	}
-	if a := componentsFrom(ctx); a != nil {
-		return a.registry
-	}
-	return nil
-}
-
-// loadComponentRef reads a `component_descriptor.ref` from its registry.
-func loadComponentRef(ctx context.Context, ref component.VersionRef) (*component.Component, error) {
-	reg := registryFrom(ctx)
-	if reg == nil {
-		return nil, fmt.Errorf("component %s: the provider is not configured, so no registry can be read", ref)
-	}
-	seen := len(reg.Client.Warnings())
-	c, err := reg.LoadPinned(ctx, ref, pinsFrom(ctx))
-	for _, w := range reg.Client.Warnings()[seen:] {
-		tflog.Warn(ctx, w)
-		noteRegistry(ctx, w)
-	}
-	if err != nil {
-		return nil, err
-	}
-	c.Definition = map[string]any{"ref": map[string]any{
-		"repositoryContext": map[string]any{"type": ref.Context.Type, "baseUrl": ref.Context.BaseURL,
-			"componentNameMapping": orDefault(ref.Context.ComponentNameMapping, component.MappingURLPath)},
-		"componentName": ref.Name,
-		"version":       ref.Version,
-	}}
-	return c, nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // expandHome resolves a leading "~/" to the user's home directory, as

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 )
 
 var _ datasource.DataSourceWithValidateConfig = (*renderedInstallationDataSource)(nil)
@@ -133,20 +135,21 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	inst, err := m.installation(ctx)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("imports"), "Invalid Imports", err.Error())
-		return
-	}
 	// The resource's own conversion, with no host cluster: what this
 	// data source shows is what the installation would plan.
-	ctx = withSecurity(withRegistry(ctx, d.data), d.data.securityOrNil())
-	spec, err := rootSpec(ctx, inst, nil)
+	in := d.data.inputs(component.Pins{})
+	in.host = nil
+	inst, err := m.installation(ctx)
 	if err != nil {
-		addError(&resp.Diagnostics, "Invalid Installation", scrubError(ctx, err))
+		addError(&resp.Diagnostics, in.security, "Invalid Imports", attrErr(path.Root("imports"), err))
 		return
 	}
-	tree, rows := renderTree(ctx, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
+	spec, err := rootSpec(ctx, in, inst)
+	if err != nil {
+		addError(&resp.Diagnostics, in.security, "Invalid Installation", err)
+		return
+	}
+	tree, rows := renderTree(in.security, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
 	if tree == nil {
 		return
 	}

@@ -61,7 +61,7 @@ func (f *decodeTargetFunction) Run(ctx context.Context, req function.RunRequest,
 	if err != nil {
 		// Terraform and OpenTofu name the parameter ("Invalid value for
 		// "target_json" parameter: …"); the text says what is wrong.
-		resp.Error = function.NewArgumentFuncError(0, err.Error())
+		resp.Error = argumentError(0, err)
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, out))

@@ -51,6 +51,17 @@ type targetModel struct {
 	Target       types.String `tfsdk:"target"`
 }
 
+// targetSchemaVersion is the version of landscaper_target's schema. Bump it
+// with every incompatible change and add the upgrader from the previous
+// version to UpgradeState.
+const targetSchemaVersion = 0
+
+// UpgradeState holds one upgrader per earlier schema version; version 0 is
+// the first release, so there is nothing to upgrade from yet.
+func (r *targetResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
 func (r *targetResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_target"
 }
@@ -101,7 +112,7 @@ func (r *targetResource) ValidateConfig(ctx context.Context, req resource.Valida
 		return
 	}
 	if _, err := targetConfig(m); err != nil {
-		addError(&resp.Diagnostics, "Invalid Target Configuration", err)
+		addError(&resp.Diagnostics, nil, "Invalid Target Configuration", err)
 	}
 }
 

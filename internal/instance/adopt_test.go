@@ -1,4 +1,4 @@
-package provider
+package instance
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 )
 
 // fakeAdopter adopts by returning the Landscaper status unchanged.
-type fakeAdopter struct{ mockWithoutDrift }
+type fakeAdopter struct{ *mock.Deployer }
 
 func (fakeAdopter) Adopt(_ context.Context, _ deployer.Item, from deployer.Landscaped) (json.RawMessage, error) {
 	return from.ProviderStatus, nil
@@ -40,7 +41,7 @@ func migrationLandscape() *landscaperstate.Landscape {
 // but the rendering lacks, and rendered items it lacks, are errors.
 func TestAdoption_MatchesItemsByID(t *testing.T) {
 	reg := deployer.NewRegistry()
-	reg.Register("t", fakeAdopter{})
+	reg.Register("t", fakeAdopter{mock.New()})
 	a := newAdoption(reg, "ls.shop", migrationLandscape())
 	d, err := a.registry().Lookup("t")
 	if err != nil {

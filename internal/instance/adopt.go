@@ -1,19 +1,65 @@
-package provider
+package instance
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 )
+
+// Migration from a running Landscaper (docs/guides/migrating-from-landscaper.md):
+// the adoption job renders the Installation exactly as a plan would, and
+// for every deploy item its deployer's Adopt (deployer.Adopter) turns what
+// Landscaper's deployer recorded into this provider's provider status,
+// reading the target clusters and writing nothing. Its snapshot is the one
+// a job of this provider would have left.
+
+// Adopted is what an adoption job leaves.
+type Adopted struct {
+	// Snapshot records what Landscaper deployed, the items in Differing
+	// marked drifted (snapshot MarkDrifted).
+	Snapshot *engine.Snapshot
+	// Differing are the deploy items whose configuration, as this
+	// provider renders it, differs from what Landscaper deployed, so the
+	// plan shows their update.
+	Differing []string
+}
+
+// Adopt runs the adoption job of spec, the Installation landscape holds,
+// read from Landscaper's host cluster. It fails, having changed nothing,
+// when a rendered item has no DeployItem in landscape or the other way
+// round, or when a deployer cannot adopt its item; the error lists every
+// failed deploy item.
+func (r Runner) Adopt(ctx context.Context, spec engine.RootSpec, landscape *landscaperstate.Landscape) (Adopted, error) {
+	adopting := newAdoption(r.Engine.Deployers, spec.Name, landscape)
+	e := r.engine()
+	e.Deployers = adopting.registry()
+	// Export executions must not write to target clusters either
+	// (getServiceAccountKubeconfig creates a token).
+	e.Clusters = nil
+	snap, err := e.Apply(ctx, spec, nil)
+	err = errors.Join(err, adopting.unadopted())
+	if err == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
+		err = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
+	}
+	if err != nil {
+		return Adopted{}, failureReport(snap, err)
+	}
+	differing := adopting.differing()
+	snap.MarkDrifted(differing)
+	return Adopted{Snapshot: snap, Differing: differing}, nil
+}
 
 // adoption stands in for the deployers during the adoption job of an
 // import: each deploy item the engine renders is matched, by its ID, with

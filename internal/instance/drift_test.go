@@ -1,4 +1,4 @@
-package provider
+package instance
 
 import (
 	"testing"
@@ -39,11 +39,11 @@ func TestDriftReadsFiles(t *testing.T) {
 		{"an unknown type", "example.com/container", api.DeployItemPhaseSucceeded, true},
 		{"a failed Helm item", helm.Type, api.DeployItemPhaseFailed, false},
 	} {
-		if got := driftReadsFiles(driftSnap(c.typ, c.phase)); got != c.want {
-			t.Errorf("%s: driftReadsFiles = %v, want %v", c.name, got, c.want)
+		if got := DriftReadsFiles(driftSnap(c.typ, c.phase)); got != c.want {
+			t.Errorf("%s: DriftReadsFiles = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if driftReadsFiles(&engine.Snapshot{}) {
+	if DriftReadsFiles(&engine.Snapshot{}) {
 		t.Error("an empty snapshot needs the blueprint")
 	}
 }

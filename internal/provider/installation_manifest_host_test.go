@@ -74,12 +74,11 @@ func TestHostObjects(t *testing.T) {
 	}
 
 	host := &hostCluster{settings: target.HostSettings{Configured: true, ConfigPaths: []string{localcluster.KubeconfigPath(t)}}}
-	ctx = context.WithValue(ctx, componentsKey{}, &componentAccess{host: host})
 	inst, err := landscaperyaml.Parse("manifest", hostObjectsInstallation)
 	if err != nil {
 		t.Fatal(err)
 	}
-	objects, err := withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
+	objects, err := withHostObjects(ctx, host, inst, &landscaperyaml.Set{}, ns)
 	if err != nil {
 		t.Fatalf("withHostObjects: %v", err)
 	}
@@ -98,7 +97,7 @@ func TestHostObjects(t *testing.T) {
 	if _, err := kube.CoreV1().Secrets(ns).Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
+	_, err = withHostObjects(ctx, host, inst, &landscaperyaml.Set{}, ns)
 	if err == nil || !strings.Contains(err.Error(), "Target "+ns+"/by-secret: spec.secretRef: Secret \"kc\": key config is not a target configuration") ||
 		strings.Contains(err.Error(), "top-secret") {
 		t.Errorf("a Secret that is no configuration: err = %v", err)
@@ -113,7 +112,7 @@ func TestHostObjects(t *testing.T) {
 	if _, err := dyn.Resource(landscaperfixture.GVR("Target")).Namespace(ns).Patch(ctx, "by-secret", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	objects, err = withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
+	objects, err = withHostObjects(ctx, host, inst, &landscaperyaml.Set{}, ns)
 	if err != nil {
 		t.Fatalf("withHostObjects, secretRef without key: %v", err)
 	}
@@ -131,7 +130,7 @@ func TestHostObjects(t *testing.T) {
 	if err := dyn.Resource(landscaperfixture.GVR("Target")).Namespace(ns).Delete(ctx, "by-secret", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	objects, err = withHostObjects(ctx, inst, &landscaperyaml.Set{}, ns)
+	objects, err = withHostObjects(ctx, host, inst, &landscaperyaml.Set{}, ns)
 	if err != nil {
 		t.Fatalf("withHostObjects without the Target: %v", err)
 	}

@@ -1,18 +1,37 @@
-package provider
+package instance
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
-// A plan runs Read and then ModifyPlan for each installation in the same
-// provider process, and both start from the private snapshot: ModifyPlan
-// from the bytes Read left there. refreshed hands the snapshot Read
-// decoded (and perhaps marked) to the ModifyPlan that follows, so a plan
-// decodes each snapshot once.
+// Decode reads the snapshot in private state (nil for none); the one the
+// refresh of the same plan decoded from these bytes is used when it is
+// held.
+func Decode(b []byte) (*engine.Snapshot, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if s := refreshed.take(b); s != nil {
+		return s, nil
+	}
+	s, err := snapshot.Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading the engine snapshot from private state: %w", err)
+	}
+	return s, nil
+}
+
+// A plan refreshes (Runner.Drift) and then plans each installation in the
+// same provider process, and both start from the private snapshot: the
+// plan from the bytes the refresh left there. refreshed hands the
+// snapshot the refresh decoded (and perhaps marked) to the plan that
+// follows, so a plan decodes each snapshot once.
 //
 // Safe by construction: an entry is found only by the SHA-256 of the very
 // bytes it was decoded from, so a resource can only get what decoding its

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+)
+
+// Where the resource meets package instance, which runs its jobs: the
+// Terraform model becomes an engine.RootSpec (installation_spec.go), the
+// job's snapshot an installationOutcome (installation_state.go). Refresh
+// is in installation_drift.go, the migration's adoption job in
+// installation_migrate.go.
+
+// instances runs installation instances' jobs with progress logged to
+// this request's tflog.
+func (d *providerData) instances(ctx context.Context) instance.Runner {
+	return instance.Runner{Engine: d.engine, Pool: d.pool, Log: tflogLogger{ctx: ctx}}
+}
+
+// apply runs one install job as resource instance inst. It returns a nil
+// outcome only when nothing ran: the configuration could not be turned
+// into a spec and no snapshot was recorded before, or a lost state's
+// inventory could not be read.
+func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string) (out *installationOutcome, err error) {
+	defer func() { d.security.scrubOutcome(out) }()
+	prev, err := instance.Decode(prevBytes)
+	if err != nil {
+		return nil, err
+	}
+	// Apply reads the component versions at the digests the plan showed.
+	spec, err := rootSpec(ctx, d.inputs(pinsOf(m.ComponentDigests, true)), m)
+	if err != nil {
+		if prev != nil {
+			// Keep what is deployed recorded as it was.
+			out, encErr := outcomeOf(prev, prevBytes)
+			return out, errors.Join(err, encErr)
+		}
+		return nil, err
+	}
+	job, jobErr := d.instances(ctx).Apply(ctx, spec, prev, inst)
+	if job.Snapshot == nil {
+		return nil, jobErr
+	}
+	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
+	d.security.learnSnapshot(job.Start, sensitive)
+	d.security.learnSnapshot(job.Snapshot, sensitive)
+	out, encErr := outcomeOf(job.Snapshot, prevBytes)
+	return out, errors.Join(jobErr, encErr, out.renderedFrom(spec))
+}
+
+// delete runs the delete flow; a nil outcome means everything is gone.
+func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string) (out *installationOutcome, err error) {
+	defer func() { d.security.scrubOutcome(out) }()
+	prev, err := instance.Decode(snapBytes)
+	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
+	if err != nil {
+		return nil, err
+	}
+	if prev.Empty() {
+		if withoutUninstall {
+			return nil, nil // only forgetting was asked for
+		}
+		if err := lostSnapshotError(ctx, m); err != nil || !replacedTainted(m) {
+			return nil, err
+		}
+		if prev, inst, err = d.taintedState(ctx, m); err != nil || prev.Empty() {
+			return nil, err
+		}
+	}
+	d.security.trustSnapshot(prev)
+	d.security.learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
+	snap, err := d.instances(ctx).Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
+	if snap.Empty() {
+		return nil, err
+	}
+	out, encErr := outcomeOf(snap, snapBytes)
+	return out, errors.Join(err, encErr)
+}
+
+// taintedState is what the destroy of a replaced tainted instance must
+// delete: it arrives without its private data (lostSnapshotError), so
+// without snapshot and instance, but its state still has the target
+// imports it deployed through, where its inventory records what it
+// deployed. Its last job's ID stands in for the instance: job and
+// instance IDs are UUIDv7, so everything a newer instance (the
+// create_before_destroy replacement) adopted carries a later ID and is
+// left alone (deployer.AdoptedBy).
+func (d *providerData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, error) {
+	hcl, _, err := hclForm(ctx, m, d.host)
+	if err != nil {
+		return nil, "", err
+	}
+	imports, err := readImports(ctx, hcl, d.host)
+	if err != nil && len(imports.Targets)+len(imports.TargetLists)+len(imports.TargetMaps) == 0 {
+		// Only the targets matter here: a data import that cannot be
+		// read any more must not block the replacement.
+		return nil, "", fmt.Errorf("reading the target imports of the failed installation %s from its state: %w", rootName(m), err)
+	}
+	snap, err := d.instances(ctx).Recorded(ctx, rootName(m), instance.Targets(imports))
+	return snap, m.JobID.ValueString(), err
+}
+
+// lostSnapshotError refuses to report a destroy as done when the state
+// lists deploy items but the private snapshot that says what they
+// deployed, and where, is missing (a state edited or copied without its
+// private data): success would orphan everything they deployed. State
+// alone (names, types, target selectors) cannot say where to delete.
+func lostSnapshotError(ctx context.Context, m installationModel) error {
+	if m.Phase.IsNull() {
+		// Only an import leaves the phase unset. What the installation
+		// deployed is recorded in its inventory in the target clusters,
+		// which only an apply can find (through the configuration's
+		// target imports): success here would orphan all of it.
+		return fmt.Errorf("installation %s was imported but not applied since, so the provider does not know yet "+
+			"what it deployed (its inventory is read through the configuration's target imports at the next apply); "+
+			"nothing was deleted. Run terraform apply first and destroy then, or run terraform state rm to forget the "+
+			"installation and leave its objects", rootName(m))
+	}
+	if replacedTainted(m) {
+		// When a tainted instance (a failed create) is replaced, its
+		// destroy arrives without its snapshot: Terraform plans the
+		// replacement as if nothing existed and passes that plan's
+		// (empty) private data to the destroy half. (A plain destroy of
+		// the tainted instance gets its private data.) Its inventory
+		// says what it deployed (taintedState); failing here would block
+		// every such replacement.
+		return nil
+	}
+	rows, ok := stateRows(m)
+	if !ok || len(rows) == 0 {
+		return nil // nothing was ever recorded as deployed
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.path()
+	}
+	return fmt.Errorf("the engine snapshot of installation %s is missing from the state's private data, so what its "+
+		"%d deploy items (%s) deployed, and to which clusters, is unknown; nothing was deleted. Restore the state "+
+		"with its private data from a backup and destroy again, or set delete_without_uninstall = true (or run "+
+		"terraform state rm) to forget the installation and remove its objects yourself",
+		rootName(m), len(rows), strings.Join(ids, ", "))
+}
+
+// replacedTainted reports whether m, without a snapshot, is the destroy
+// half of a replaced tainted instance: only a failed job leaves phase
+// Failed in a state whose private data Terraform then drops.
+func replacedTainted(m installationModel) bool {
+	return m.Phase.ValueString() == string(api.InstallationPhaseFailed)
+}
