@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -123,5 +125,37 @@ func TestSecrets_AddKnownKeepsOrder(t *testing.T) {
 	}
 	if s.Len() != 2 {
 		t.Errorf("Len = %d", s.Len())
+	}
+}
+
+// A Secret import decoded from JSON holds numbers, not strings: each is
+// masked in every form a message may print it in (its JSON text, Go's %v
+// and strconv forms). Booleans and numbers shorter than minSecret in
+// every form are not: they would mask every "true" or "1" and protect
+// nothing.
+func TestSecrets_AddValueMasksNumbers(t *testing.T) {
+	var s Secrets
+	s.AddValue(map[string]any{
+		"pin":   float64(73920184),
+		"ratio": 0.000012345,
+		"big":   json.Number("123456789012345678901"),
+		"port":  int64(55443),
+		"list":  []any{uint16(48611)},
+		"deep":  map[string]any{"n": 3.5, "on": true, "one": float64(1)},
+		"typed": map[string]int{"a": 8675309},
+	})
+	for _, leak := range []string{
+		"73920184", "7.3920184e+07", fmt.Sprintf("%v", float64(73920184)), fmt.Sprintf("%#v", float64(73920184)),
+		"1.2345e-05", "0.000012345",
+		"123456789012345678901", "1.2345678901234568e+20",
+		"55443", "48611", "8675309", "8.675309e+06",
+	} {
+		if got := s.String("value " + leak + " rejected"); strings.Contains(got, leak) {
+			t.Errorf("%q leaks %q", got, leak)
+		}
+	}
+	msg := "replicas 1 and 3.5, enabled: true"
+	if got := s.String(msg); got != msg {
+		t.Errorf("short scalar masked: %q", got)
 	}
 }
