@@ -35,8 +35,8 @@ type hostileCase struct {
 	ExportedTargetsRejected []string `json:"exportedTargetsRejected"`
 	WantError               []string `json:"wantError"`
 	// MaxBytes, when set, is the render limit max_bytes of the case.
-	MaxBytes int64 `json:"maxBytes"`
-	WantNotInError          []string `json:"wantNotInError"`
+	MaxBytes       int64    `json:"maxBytes"`
+	WantNotInError []string `json:"wantNotInError"`
 }
 
 // hangGuard only catches a hang; limits must stop every case far sooner.

@@ -2,6 +2,7 @@ package template
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -84,8 +85,12 @@ func (c *aliasCounter) expandedNodes(n *yaml.Node) int64 {
 // it quotes: YAML and YAML-to-JSON errors print offending keys, maps and
 // scalars ("invalid map key: map[…]{…}", "found character that cannot
 // start any token: '…'"), and rendered output may hold imported secrets.
-// The line number and the rule stay.
+// The line number and the rule stay; a key collision (yamlkeys.go), which
+// quotes no value, stays whole.
 func YAMLErrorWithoutValues(err error) string {
+	if kc := (*keyCollisionError)(nil); errors.As(err, &kc) {
+		return kc.Error()
+	}
 	msg := err.Error()
 	cut := len(msg)
 	for _, marker := range []string{"map[", `"`, "'", "`", "{"} {
