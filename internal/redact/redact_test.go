@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"strings"
 	"testing"
 )
@@ -157,5 +158,44 @@ func TestSecrets_AddValueMasksNumbers(t *testing.T) {
 	msg := "replicas 1 and 3.5, enabled: true"
 	if got := s.String(msg); got != msg {
 		t.Errorf("short scalar masked: %q", got)
+	}
+}
+
+// The API server prints a field error's value of another type than a
+// string or a simple number with %#v: a map, a list or a struct, with
+// spaces, colons and commas inside. The whole value is masked, not only
+// its text up to the first of them; the detail after it stays.
+func TestQuotedValues_GoSyntaxValues(t *testing.T) {
+	type creds struct {
+		User     string
+		Password string
+	}
+	for _, bad := range []any{
+		map[string]any{"password": "hunter2:x", "n": 1},
+		[]string{"s3cret-a", "s3cret-b"},
+		creds{User: "admin", Password: "hunter2, really"},
+		&creds{Password: "hunter2{}"},
+		map[string][]int{"k": {48611, 1}},
+	} {
+		msg := field.Invalid(field.NewPath("spec", "data"), bad, "must be a string").Error()
+		got := QuotedValues(msg)
+		for _, leak := range []string{"hunter2", "s3cret", "admin", "48611"} {
+			if strings.Contains(got, leak) {
+				t.Errorf("%s\n  → %s: leaks %q", msg, got, leak)
+			}
+		}
+		if want := "spec.data: Invalid value: " + Mask + ": must be a string"; got != want {
+			t.Errorf("%s\n  → %s, want %s", msg, got, want)
+		}
+	}
+	// Go syntax, as API servers before apimachinery v0.33 print it.
+	msg := `spec.c: Invalid value: v1.Creds{User:"adm1n", Password:"p: w, {d}"}: must be a string`
+	if got, want := QuotedValues(msg), `spec.c: Invalid value: `+Mask+`: must be a string`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Several errors of one message, each masked to its own end.
+	msg = `[spec.a: Invalid value: []string{"x1y2z3", "q"}: bad, spec.b: Unsupported value: map[string]interface {}{"k":"v9w8"}: supported values: "a"]`
+	if got, want := QuotedValues(msg), `[spec.a: Invalid value: `+Mask+`: bad, spec.b: Unsupported value: `+Mask+`: supported values: "a"]`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
