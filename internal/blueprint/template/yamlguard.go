@@ -21,14 +21,14 @@ func CheckYAMLAliases(name string, data []byte, maxNodes int64) error {
 		return nil // no aliases
 	}
 	c := aliasCounter{memo: map[*yaml.Node]int64{}, limit: maxNodes}
-	total, rejected, err := countDocuments(name, data, &c, 0)
+	_, rejected, err := countDocuments(name, data, &c, 0)
 	if err != nil || !rejected {
 		return err
 	}
 	// yaml.v3 cannot read on after a document it rejects, but other
 	// parsers may (Spiff's "multiyaml" read): count every document on its
 	// own, split at the document markers, each from nothing again.
-	total = 0
+	var total int64
 	for _, doc := range splitDocuments(data) {
 		c := aliasCounter{memo: map[*yaml.Node]int64{}, limit: maxNodes}
 		var n int64
