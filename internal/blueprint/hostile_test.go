@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
@@ -33,7 +34,9 @@ type hostileCase struct {
 	// the target pool with an error containing these strings.
 	ExportedTargetsRejected []string `json:"exportedTargetsRejected"`
 	WantError               []string `json:"wantError"`
-	WantNotInError          []string `json:"wantNotInError"`
+	// MaxBytes, when set, is the render limit max_bytes of the case.
+	MaxBytes       int64    `json:"maxBytes"`
+	WantNotInError []string `json:"wantNotInError"`
 }
 
 // hangGuard only catches a hang; limits must stop every case far sooner.
@@ -127,6 +130,9 @@ func runHostile(t *testing.T, c hostileCase, load func() (*Blueprint, *Component
 		var comp *Component
 		if b, comp, err = load(); err != nil {
 			return
+		}
+		if c.MaxBytes > 0 {
+			b = b.WithContext(template.WithLimits(ctx, template.Limits{MaxBytes: c.MaxBytes}))
 		}
 		in := RenderInput{Component: comp, Imports: Imports{Data: c.Imports.Data}}
 		if rendered, err = b.Render(in); err != nil || c.Exports == nil {

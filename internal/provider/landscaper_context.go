@@ -90,7 +90,7 @@ func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*c
 				creds[host] = c
 			}
 		}
-		s.registry = &component.Registry{Client: a.registry.Client.WithCredentials(creds)}
+		s.registry = &component.Registry{Client: a.registry.Client.WithCredentials(creds), AllowUnverifiedDigests: a.registry.AllowUnverifiedDigests}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -87,7 +87,6 @@ component:
   - name: lib
     componentName: example.com/lib
     version: 1.0.0
-    digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: jsonNormalisation/v3, value: "not checked"}
   resources: []
 `, repoCtx),
 	}))

@@ -11,7 +11,7 @@ import (
 
 // providerModel is the provider block. Everything is optional: a
 // configuration whose installations only use inline targets needs none of
-// it, and nothing here is contacted before apply.
+// it. Configure contacts nothing; the host cluster is read at plan.
 type providerModel struct {
 	Kubernetes                  *kubernetesModel   `tfsdk:"kubernetes"`
 	Registry                    *registryModel     `tfsdk:"registry"`
@@ -54,8 +54,13 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			"registry": registrySchema(),
 			"kubernetes": schema.SingleNestedAttribute{
 				Optional: true,
-				MarkdownDescription: "The host cluster from which `imports.secrets` and `imports.config_maps` are read. " +
-					"Not needed when installations only import inline values and targets. Never contacted during `terraform plan`.",
+				MarkdownDescription: "The host cluster, which the provider only reads. At plan, and again at apply: " +
+					"`imports.secrets` and `imports.config_maps`, the Landscaper `Context` an installation's `context` names " +
+					"with the pull Secrets it lists, and the DataObjects and Targets (and Secrets their `secretRef` names) an " +
+					"installation's `manifest` refers to but `manifest_objects` does not hold. At `terraform import`: the " +
+					"Landscaper Installation to migrate and the objects it uses. A Secret, ConfigMap, DataObject or Target " +
+					"that cannot be read at plan leaves the planned deploy items unknown, and apply reads it again. Not " +
+					"needed when installations only import inline values and targets.",
 				Attributes: map[string]schema.Attribute{
 					"config_path": schema.StringAttribute{Optional: true,
 						MarkdownDescription: "Path to a kubeconfig file. Defaults to `KUBE_CONFIG_PATH`, then `KUBECONFIG`."},

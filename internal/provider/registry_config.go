@@ -18,8 +18,9 @@ import (
 // registryModel is the provider's `registry` block: where component
 // versions, blueprints and charts in OCI registries are read from.
 type registryModel struct {
-	CacheDir    types.String              `tfsdk:"cache_dir"`
-	Credentials []registryCredentialModel `tfsdk:"credentials"`
+	CacheDir               types.String              `tfsdk:"cache_dir"`
+	Credentials            []registryCredentialModel `tfsdk:"credentials"`
+	AllowUnverifiedDigests types.Bool                `tfsdk:"allow_unverified_digests"`
 }
 
 type registryCredentialModel struct {
@@ -41,6 +42,13 @@ func registrySchema() schema.SingleNestedAttribute {
 					"`terraform-provider-landscaper/oci` in the user's cache directory (`$XDG_CACHE_HOME`, `~/.cache`). " +
 					"A component version once read is read from here; only its tag is asked from the registry again, " +
 					"and when the registry cannot be reached, the tag's last known digest is used with a warning."},
+			"allow_unverified_digests": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Load a component reference whose pinned `digest` cannot be verified, with a warning, " +
+					"instead of failing. Only SHA-256 digests in `jsonNormalisation/v1` of schema v2 descriptors are computed; " +
+					"a digest of another hash or normalisation (OCM's `jsonNormalisation/v2`, `/v3`), or one pinning a " +
+					"descriptor that normalisation does not cover (v3alpha1, a resource without digest), fails the plan " +
+					"naming the component, its version and the reference. A digest that is computed and differs always fails. " +
+					"Defaults to `false`."},
 			"credentials": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Credentials by registry host. Hosts not listed are accessed anonymously.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -64,7 +72,9 @@ func registrySchema() schema.SingleNestedAttribute {
 func newRegistry(m *registryModel) (*component.Registry, error) {
 	opts := ocireg.Options{}
 	var hosts []ocireg.HostCredential
+	allowUnverified := false
 	if m != nil {
+		allowUnverified = m.AllowUnverifiedDigests.ValueBool()
 		opts.CacheDir = expandHome(m.CacheDir.ValueString())
 		for _, c := range m.Credentials {
 			hosts = append(hosts, ocireg.HostCredential{Host: c.Host.ValueString(), Username: c.Username.ValueString(),
@@ -82,7 +92,7 @@ func newRegistry(m *registryModel) (*component.Registry, error) {
 		return nil, attrErr(path.Root("registry").AtName("credentials"), err)
 	}
 	opts.Credential = cred
-	return &component.Registry{Client: ocireg.New(opts)}, nil
+	return &component.Registry{Client: ocireg.New(opts), AllowUnverifiedDigests: allowUnverified}, nil
 }
 
 // expandHome resolves a leading "~/" to the user's home directory, as

@@ -8,6 +8,7 @@ package redact
 import (
 	"crypto/sha256"
 	"net/url"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -77,13 +78,19 @@ func (s *Secrets) addLocked(v string) bool {
 	return true
 }
 
-// AddValue registers every string (and map key's value) inside v: a Secret
-// import or Helm values, decoded from JSON or YAML.
+// AddValue registers every scalar inside v (map values and list elements,
+// at any depth): a Secret import, Helm values or a target's config,
+// decoded from JSON or YAML. A string counts as itself; a number in every
+// text form a message may print it in (scalarForms); a boolean not at all,
+// since it carries one bit and masking "true" would hide every "true" of
+// every message. Each form shorter than minSecret is left out, as short
+// strings are.
 func (s *Secrets) AddValue(v any) {
 	var out []string
 	var walk func(any)
 	walk = func(v any) {
 		switch x := v.(type) {
+		case nil, bool:
 		case string:
 			out = append(out, x)
 		case []byte:
@@ -100,6 +107,12 @@ func (s *Secrets) AddValue(v any) {
 			for _, e := range x {
 				walk(e)
 			}
+		default:
+			if forms, ok := scalarForms(v); ok {
+				out = append(out, forms...)
+				return
+			}
+			walkReflect(reflect.ValueOf(v), walk)
 		}
 	}
 	walk(v)

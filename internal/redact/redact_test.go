@@ -1,9 +1,13 @@
 package redact
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 func TestSecrets_MasksEveryOccurrence(t *testing.T) {
@@ -123,5 +127,76 @@ func TestSecrets_AddKnownKeepsOrder(t *testing.T) {
 	}
 	if s.Len() != 2 {
 		t.Errorf("Len = %d", s.Len())
+	}
+}
+
+// A Secret import decoded from JSON holds numbers, not strings: each is
+// masked in every form a message may print it in (its JSON text, Go's %v
+// and strconv forms). Booleans and numbers shorter than minSecret in
+// every form are not: they would mask every "true" or "1" and protect
+// nothing.
+func TestSecrets_AddValueMasksNumbers(t *testing.T) {
+	var s Secrets
+	s.AddValue(map[string]any{
+		"pin":   float64(73920184),
+		"ratio": 0.000012345,
+		"big":   json.Number("123456789012345678901"),
+		"port":  int64(55443),
+		"list":  []any{uint16(48611)},
+		"deep":  map[string]any{"n": 3.5, "on": true, "one": float64(1)},
+		"typed": map[string]int{"a": 8675309},
+	})
+	for _, leak := range []string{
+		"73920184", "7.3920184e+07", fmt.Sprintf("%v", float64(73920184)), fmt.Sprintf("%#v", float64(73920184)),
+		"1.2345e-05", "0.000012345",
+		"123456789012345678901", "1.2345678901234568e+20",
+		"55443", "48611", "8675309", "8.675309e+06",
+	} {
+		if got := s.String("value " + leak + " rejected"); strings.Contains(got, leak) {
+			t.Errorf("%q leaks %q", got, leak)
+		}
+	}
+	msg := "replicas 1 and 3.5, enabled: true"
+	if got := s.String(msg); got != msg {
+		t.Errorf("short scalar masked: %q", got)
+	}
+}
+
+// The API server prints a field error's value of another type than a
+// string or a simple number with %#v: a map, a list or a struct, with
+// spaces, colons and commas inside. The whole value is masked, not only
+// its text up to the first of them; the detail after it stays.
+func TestQuotedValues_GoSyntaxValues(t *testing.T) {
+	type creds struct {
+		User     string
+		Password string
+	}
+	for _, bad := range []any{
+		map[string]any{"password": "hunter2:x", "n": 1},
+		[]string{"s3cret-a", "s3cret-b"},
+		creds{User: "admin", Password: "hunter2, really"},
+		&creds{Password: "hunter2{}"},
+		map[string][]int{"k": {48611, 1}},
+	} {
+		msg := field.Invalid(field.NewPath("spec", "data"), bad, "must be a string").Error()
+		got := QuotedValues(msg)
+		for _, leak := range []string{"hunter2", "s3cret", "admin", "48611"} {
+			if strings.Contains(got, leak) {
+				t.Errorf("%s\n  → %s: leaks %q", msg, got, leak)
+			}
+		}
+		if want := "spec.data: Invalid value: " + Mask + ": must be a string"; got != want {
+			t.Errorf("%s\n  → %s, want %s", msg, got, want)
+		}
+	}
+	// Go syntax, as API servers before apimachinery v0.33 print it.
+	msg := `spec.c: Invalid value: v1.Creds{User:"adm1n", Password:"p: w, {d}"}: must be a string`
+	if got, want := QuotedValues(msg), `spec.c: Invalid value: `+Mask+`: must be a string`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Several errors of one message, each masked to its own end.
+	msg = `[spec.a: Invalid value: []string{"x1y2z3", "q"}: bad, spec.b: Unsupported value: map[string]interface {}{"k":"v9w8"}: supported values: "a"]`
+	if got, want := QuotedValues(msg), `[spec.a: Invalid value: `+Mask+`: bad, spec.b: Unsupported value: `+Mask+`: supported values: "a"]`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -14,8 +14,16 @@ import (
 	"testing/fstest"
 )
 
-// maxExtractedBytes bounds what a blob archive may expand to.
+// maxExtractedBytes bounds what a blob archive may expand to: every byte
+// the extractor reads or keeps counts (entryCost), not only file contents.
 const maxExtractedBytes = 64 << 20
+
+// maxTarEntries bounds the entries of a blob archive. A blueprint has a
+// handful of files; each entry, even an empty directory, costs a map entry.
+const maxTarEntries = 10_000
+
+// tarBlockSize is the size of one tar header block.
+const tarBlockSize = 512
 
 // BlobFS returns a resource's content as a filesystem: a directory of a
 // component archive as is, a tar or tar.gz blob (local or from a
@@ -55,7 +63,7 @@ func ExtractTar(r io.Reader) (fs.FS, error) {
 	}
 	tr := tar.NewReader(src)
 	out := fstest.MapFS{}
-	total := int64(0)
+	total, entries := int64(0), 0
 	for {
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -63,6 +71,12 @@ func ExtractTar(r io.Reader) (fs.FS, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("blob is not a tar archive: %w", err)
+		}
+		if entries++; entries > maxTarEntries {
+			return nil, fmt.Errorf("tar archive has more than %d entries", maxTarEntries)
+		}
+		if total += entryCost(hdr); total > maxExtractedBytes {
+			return nil, fmt.Errorf("tar archive expands to more than %d bytes (names, headers and contents)", maxExtractedBytes)
 		}
 		name := path.Clean(strings.TrimPrefix(hdr.Name, "/"))
 		if name == "." {
@@ -75,10 +89,6 @@ func ExtractTar(r io.Reader) (fs.FS, error) {
 		case tar.TypeDir:
 			out[name] = &fstest.MapFile{Mode: fs.ModeDir | 0o555}
 		case tar.TypeReg:
-			total += hdr.Size
-			if total > maxExtractedBytes {
-				return nil, fmt.Errorf("tar archive expands to more than %d bytes", maxExtractedBytes)
-			}
 			data, err := io.ReadAll(io.LimitReader(tr, hdr.Size))
 			if err != nil {
 				return nil, fmt.Errorf("tar entry %q: %w", hdr.Name, err)
@@ -87,4 +97,16 @@ func ExtractTar(r io.Reader) (fs.FS, error) {
 		}
 	}
 	return out, nil
+}
+
+// entryCost is what one entry makes the extractor read or keep: its
+// header block, its names and PAX records (up to a MiB each, archive/tar's
+// limit, and kept in the header), and its data — skipped entries' data is
+// still decompressed and read past.
+func entryCost(hdr *tar.Header) int64 {
+	n := int64(tarBlockSize + len(hdr.Name) + len(hdr.Linkname) + len(hdr.Uname) + len(hdr.Gname))
+	for k, v := range hdr.PAXRecords {
+		n += int64(len(k) + len(v))
+	}
+	return n + max(hdr.Size, 0)
 }

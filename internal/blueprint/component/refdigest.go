@@ -20,12 +20,13 @@ import (
 // descriptors): the JSON of the signing-relevant fields, every object
 // turned into a list of one-key objects sorted by key. Other
 // normalisations (OCM's jsonNormalisation/v2 and /v3, v1 of v3alpha1
-// descriptors) are not computed, and such digests are not checked.
+// descriptors) are not computed: such a digest fails the load
+// (unverifiableError) unless the user allows unverified digests.
 
 const normalisationJSONV1 = "jsonNormalisation/v1"
 
 // errNotNormalisable means the descriptor lacks what the normalisation
-// needs (a digest of a resource or reference); its digest is not checked.
+// needs (a digest of a resource or reference), or is not of schema v2.
 var errNotNormalisable = errors.New("not normalisable")
 
 // entry is one key/value pair of the normalised form.
@@ -157,30 +158,53 @@ func sorted(entries ...entry) []entry {
 	return entries
 }
 
+// unverifiableError means a reference pins a digest this reader cannot
+// check: of another hash or normalisation, not a digest at all, or of a
+// descriptor jsonNormalisation/v1 does not cover. It fails the load — a
+// tag moved to such a descriptor would otherwise void the pin — unless
+// Registry.AllowUnverifiedDigests, which makes it a warning.
+type unverifiableError struct{ which, why string }
+
+func (e *unverifiableError) Error() string {
+	return e.which + ": digest cannot be verified: " + e.why +
+		" (set registry.allow_unverified_digests = true in the provider block to load it unverified)"
+}
+
+// warning is the message when the user allowed unverified digests.
+func (e *unverifiableError) warning() string {
+	return e.which + ": digest not verified, as registry.allow_unverified_digests allows: " + e.why
+}
+
 // verifyReference checks the digest a reference declares against the
-// descriptor it resolved to (stored as read from the registry). Digests
-// of normalisations this package does not compute are not checked.
+// descriptor it resolved to (stored as read from the registry).
 func verifyReference(owner *Component, index int, stored []byte) error {
 	ref := owner.Descriptor.Component.ComponentReferences[index]
 	if len(ref.Digest) == 0 || string(ref.Digest) == "null" {
 		return nil
 	}
+	which := fmt.Sprintf("component %s:%s reference %q (%s:%s)",
+		owner.Descriptor.Component.Name, owner.Descriptor.Component.Version, ref.Name, ref.ComponentName, ref.Version)
+	unverifiable := func(why string, args ...any) error {
+		return &unverifiableError{which: which, why: fmt.Sprintf(why, args...)}
+	}
 	var want digestSpec
-	if err := json.Unmarshal(ref.Digest, &want); err != nil || !want.isSHA256() || want.NormalisationAlgorithm != normalisationJSONV1 {
-		return nil //nolint:nilerr // a digest this reader cannot compute is not checked
+	if err := json.Unmarshal(ref.Digest, &want); err != nil || !want.complete() {
+		return unverifiable("the digest is not an object of hashAlgorithm, normalisationAlgorithm and value")
+	}
+	if !want.isSHA256() || want.NormalisationAlgorithm != normalisationJSONV1 {
+		return unverifiable("it is %s over %s; only SHA-256 over %s is computed", want.HashAlgorithm, want.NormalisationAlgorithm, normalisationJSONV1)
 	}
 	normalised, err := normalisedV1(stored)
 	if errors.Is(err, errNotNormalisable) {
-		return nil
+		return unverifiable("the referenced descriptor is not one %s covers (schema v2, a provider name, a digest on every reference and on every resource with content)", normalisationJSONV1)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", which, err)
 	}
 	sum := sha256.Sum256(normalised)
 	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, want.Value) {
-		return fmt.Errorf("component %s:%s reference %q (%s:%s): digest mismatch: the reference declares sha256 %s (%s), the referenced descriptor has %s",
-			owner.Descriptor.Component.Name, owner.Descriptor.Component.Version, ref.Name, ref.ComponentName, ref.Version,
-			want.Value, normalisationJSONV1, got)
+		return fmt.Errorf("%s: digest mismatch: the reference declares sha256 %s (%s), the referenced descriptor has %s",
+			which, want.Value, normalisationJSONV1, got)
 	}
 	return nil
 }

@@ -34,6 +34,10 @@ const (
 // Registry loads component versions from OCI registries.
 type Registry struct {
 	Client *ocireg.Client
+	// AllowUnverifiedDigests loads a reference whose pinned digest this
+	// reader cannot verify (verifyReference), with a warning, instead of
+	// failing: the provider's registry.allow_unverified_digests.
+	AllowUnverifiedDigests bool
 
 	mu     sync.Mutex
 	loaded map[string]*loadResult
@@ -78,6 +82,24 @@ func (p Pins) of(ref VersionRef) ocireg.Pin {
 	return ocireg.Pin{Digest: digest.Digest(p.Digests[ref.String()]), Strict: p.Strict}
 }
 
+// Bounds of a component tree read from a registry: descriptors are input
+// from whoever can push to it, and each reference is a request.
+const (
+	// maxTreeVersions bounds the component versions of one tree.
+	maxTreeVersions = 1000
+	// maxTreeDepth bounds how deep references nest below the root.
+	maxTreeDepth = 32
+	// maxParallelReads bounds the component versions read at once.
+	maxParallelReads = 16
+)
+
+// edge is one component reference: the owner's index-th.
+type edge struct {
+	owner *Component
+	index int
+	ref   VersionRef
+}
+
 // LoadPinned is Load with the digests of an earlier command.
 func (r *Registry) LoadPinned(ctx context.Context, ref VersionRef, pins Pins) (*Component, error) {
 	root, err := r.component(ctx, ref, pins.of(ref))
@@ -86,59 +108,102 @@ func (r *Registry) LoadPinned(ctx context.Context, ref VersionRef, pins Pins) (*
 	}
 	byKey := map[string]*Component{ref.String(): root}
 	level := []*Component{root}
-	for len(level) > 0 {
-		var next []*Component
-		type edge struct {
-			owner *Component
-			index int
-			ref   VersionRef
-		}
+	for depth := 1; len(level) > 0; depth++ {
 		var edges []edge
 		for _, c := range level {
 			refs := c.Descriptor.Component.ComponentReferences
+			if len(refs) > 0 && depth > maxTreeDepth {
+				return nil, fmt.Errorf("component %s: its references are nested more than %d levels below %s", c.key(), maxTreeDepth, ref)
+			}
 			c.Referenced = make([]*Component, len(refs))
 			for i, cr := range refs {
 				edges = append(edges, edge{c, i, VersionRef{Context: ref.Context, Name: cr.ComponentName, Version: cr.Version}})
 			}
 		}
-		errs := make([]error, len(edges))
-		var wg sync.WaitGroup
+		var todo []int // the edges whose version this level reads
 		for i, e := range edges {
 			if _, ok := byKey[e.ref.String()]; ok {
 				continue
 			}
 			byKey[e.ref.String()] = nil // claimed by this level
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				child, err := r.component(ctx, e.ref, pins.of(e.ref))
-				if err != nil {
-					errs[i] = fmt.Errorf("component %s references %s: %w", e.owner.Descriptor.Component.Name+":"+e.owner.Descriptor.Component.Version, e.ref, err)
-				}
-				edges[i].owner.Referenced[e.index] = child // distinct slots, no lock needed
-			}()
+			if len(byKey) > maxTreeVersions {
+				return nil, fmt.Errorf("component %s: its references make the tree of %s hold more than %d component versions", e.owner.key(), ref, maxTreeVersions)
+			}
+			todo = append(todo, i)
 		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
+		if err := r.readEdges(ctx, edges, todo, pins); err != nil {
 			return nil, err
 		}
+		var next []*Component
 		for _, e := range edges {
 			if child := e.owner.Referenced[e.index]; child != nil && byKey[e.ref.String()] == nil {
 				byKey[e.ref.String()] = child
 				next = append(next, child)
 			}
 		}
-		for i, e := range edges {
-			child := byKey[e.ref.String()]
-			e.owner.Referenced[e.index] = child
-			errs[i] = verifyReference(e.owner, e.index, child.oci.descriptor)
-		}
-		if err := errors.Join(errs...); err != nil {
+		if err := r.verifyEdges(edges, byKey); err != nil {
 			return nil, err
 		}
 		level = next
 	}
 	return root, nil
+}
+
+// readEdges reads the versions of edges[todo], maxParallelReads at a
+// time, into their owners' Referenced; the first failure stops starting
+// more.
+func (r *Registry) readEdges(ctx context.Context, edges []edge, todo []int, pins Pins) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(edges))
+	slots := make(chan struct{}, maxParallelReads)
+	var wg sync.WaitGroup
+	for _, i := range todo {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		e := edges[i]
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			child, err := r.component(ctx, e.ref, pins.of(e.ref))
+			if err != nil && (ctx.Err() == nil || !errors.Is(err, context.Canceled)) {
+				errs[i] = fmt.Errorf("component %s references %s: %w", e.owner.key(), e.ref, err)
+				cancel() // the others stopped by it are not reported
+			}
+			e.owner.Referenced[e.index] = child // distinct slots, no lock needed
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// verifyEdges sets every edge's child (read at this level or before) and
+// checks the digest its reference declares.
+func (r *Registry) verifyEdges(edges []edge, byKey map[string]*Component) error {
+	errs := make([]error, len(edges))
+	for i, e := range edges {
+		child := byKey[e.ref.String()]
+		e.owner.Referenced[e.index] = child
+		errs[i] = verifyReference(e.owner, e.index, child.oci.descriptor)
+		if u := (*unverifiableError)(nil); errors.As(errs[i], &u) && r.AllowUnverifiedDigests {
+			r.Client.Warn(u.warning())
+			errs[i] = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// key is "name:version".
+func (c *Component) key() string {
+	return c.Descriptor.Component.Name + ":" + c.Descriptor.Component.Version
 }
 
 // component builds a fresh *Component of one version (without its

@@ -68,6 +68,26 @@ type sandboxResult struct {
 	Output json.RawMessage `json:"output,omitempty"`
 	State  json.RawMessage `json:"state,omitempty"`
 	Error  string          `json:"error,omitempty"`
+	// TooLarge is the size of an output and state over Limits.MaxBytes,
+	// which the child does not send.
+	TooLarge int64 `json:"tooLarge,omitempty"`
+}
+
+// size is what the execution rendered: output and state.
+func (r sandboxResult) size() int64 {
+	if r.TooLarge > 0 {
+		return r.TooLarge
+	}
+	return int64(len(r.Output) + len(r.State))
+}
+
+// checkOutputSize reports an output and state over max_bytes, the bound
+// of any execution's output (security.md), as GoTemplate's output is.
+func checkOutputSize(r sandboxResult, l Limits) error {
+	if n := r.size(); n > l.MaxBytes {
+		return limitError(fmt.Sprintf("the rendered output (%d bytes as JSON) exceeds %d bytes", n, l.MaxBytes), "max_bytes")
+	}
+	return nil
 }
 
 // maxSandboxLine bounds one message from the child.
@@ -111,6 +131,9 @@ func runSandboxed(ctx context.Context, job spiffJob, lookups map[string]lookupFu
 	waitErr := cmd.Wait()
 	switch {
 	case protoErr == nil:
+		if err := checkOutputSize(res, job.Limits); err != nil {
+			return sandboxResult{}, err
+		}
 		return res, nil
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return sandboxResult{}, limitError(fmt.Sprintf("rendering took longer than %s", job.Limits.Timeout), "timeout")
@@ -128,7 +151,7 @@ func converse(job spiffJob, stdin io.Writer, stdout io.Reader, lookups map[strin
 		return sandboxResult{}, err
 	}
 	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 64<<10), maxSandboxLine)
+	sc.Buffer(make([]byte, 64<<10), int(min(maxSandboxLine, 2*job.Limits.MaxBytes+1<<20)))
 	for sc.Scan() {
 		var msg sandboxMsg
 		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {

@@ -109,13 +109,22 @@ func renderJob(job spiffJob, conn *parentConn) (res sandboxResult) {
 		if err != nil {
 			return sandboxResult{Error: err.Error()}
 		}
-		return sandboxResult{Output: output}
+		return bounded(sandboxResult{Output: output}, job.Limits)
 	}
 	output, state, err := cascade(job, files, values, conn.lookups())
 	if err != nil {
 		return sandboxResult{Error: err.Error()}
 	}
-	return sandboxResult{Output: output, State: state}
+	return bounded(sandboxResult{Output: output, State: state}, job.Limits)
+}
+
+// bounded keeps an output over max_bytes in the child: the parent learns
+// its size only (checkOutputSize).
+func bounded(res sandboxResult, l Limits) sandboxResult {
+	if n := res.size(); n > l.MaxBytes {
+		return sandboxResult{TooLarge: n}
+	}
+	return res
 }
 
 func unmarshalNumbers(data []byte, v any) error {

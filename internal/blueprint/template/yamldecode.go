@@ -29,17 +29,23 @@ import (
 const jsonMaxDepth = 10000
 
 // decodeYAML is DecodeJSON for YAML (and JSON) text: the first document of
-// data into out (a *map[string]any or *any).
+// data into out (a *map[string]any or *any). Keys that become the same
+// JSON key are an error (yamlkeys.go), whichever way it decodes.
 func decodeYAML(data []byte, out any) error {
+	var (
+		doc    any
+		parsed bool
+	)
 	switch o := out.(type) {
 	case *map[string]any:
 		if len(*o) != 0 {
 			break // DecodeJSON would merge into it: the old way does
 		}
-		doc, err := parseYAML(data)
-		if err != nil {
+		var err error
+		if doc, err = parseYAML(data); err != nil {
 			return err
 		}
+		parsed = true
 		switch d := doc.(type) {
 		case nil:
 			*o = nil // JSON null sets a map to nil
@@ -59,13 +65,24 @@ func decodeYAML(data []byte, out any) error {
 		if *o != nil {
 			break // DecodeJSON decodes into a pointer held there
 		}
-		doc, err := parseYAML(data)
-		if err != nil {
+		var err error
+		if doc, err = parseYAML(data); err != nil {
 			return err
 		}
+		parsed = true
 		if v, ok := jsonValue(doc, 0); ok {
 			*o = v
 			return nil
+		}
+	}
+	if !parsed {
+		var err error
+		doc, err = parseYAML(data)
+		parsed = err == nil // else the round trip returns the same error
+	}
+	if parsed {
+		if err := keyCollision(doc, ""); err != nil {
+			return err
 		}
 	}
 	return decodeYAMLViaJSON(data, out)
@@ -137,13 +154,16 @@ func jsonValue(v any, depth int) (any, bool) {
 	return nil, false
 }
 
-// jsonMap fills m with src's entries, m being nested in depth maps and
-// lists (itself included). Keys that become the same string (1 and "1")
-// overwrite each other in src's iteration order, as sigs.k8s.io/yaml's do.
+// jsonMap fills m (empty) with src's entries, m being nested in depth
+// maps and lists (itself included). Keys that become the same string (1
+// and "1") leave the map to decodeYAML's error, which keyCollision words.
 func jsonMap(m map[string]any, src map[any]any, depth int) bool {
 	for k, e := range src {
 		key, ok := jsonKey(k)
 		if !ok {
+			return false
+		}
+		if _, dup := m[key]; dup {
 			return false
 		}
 		if m[key], ok = jsonValue(e, depth); !ok {

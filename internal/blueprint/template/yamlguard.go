@@ -2,7 +2,9 @@ package template
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -18,25 +20,72 @@ func CheckYAMLAliases(name string, data []byte, maxNodes int64) error {
 	if !bytes.Contains(data, []byte("*")) {
 		return nil // no aliases
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	c := aliasCounter{memo: map[*yaml.Node]int64{}, limit: maxNodes}
+	_, rejected, err := countDocuments(name, data, &c, 0)
+	if err != nil || !rejected {
+		return err
+	}
+	// yaml.v3 cannot read on after a document it rejects, but other
+	// parsers may (Spiff's "multiyaml" read): count every document on its
+	// own, split at the document markers, each from nothing again.
 	var total int64
+	for _, doc := range splitDocuments(data) {
+		c := aliasCounter{memo: map[*yaml.Node]int64{}, limit: maxNodes}
+		var n int64
+		if n, _, err = countDocuments(name, doc, &c, total); err != nil {
+			return err
+		}
+		total += n
+	}
+	return nil
+}
+
+// countDocuments adds the expanded nodes of data's documents to total
+// until the stream ends or a document is rejected (rejected is then
+// true; a syntax error is left to the parser that reads the document for
+// real, which reports it with context). It returns the nodes counted.
+func countDocuments(name string, data []byte, c *aliasCounter, total int64) (n int64, rejected bool, err error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if err != nil {
-			// io.EOF ends the stream; a syntax error is left to the parser
-			// that reads the document for real, which reports it with context.
-			return nil //nolint:nilerr // see above: this guard only counts nodes
+		if err := dec.Decode(&doc); err != nil {
+			return n, !errors.Is(err, io.EOF), nil
 		}
-		total += c.expandedNodes(&doc)
+		n += c.expandedNodes(&doc)
 		if c.cycle {
-			return fmt.Errorf("%s: a YAML alias lies inside the node of its own anchor", name)
+			return n, false, fmt.Errorf("%s: a YAML alias lies inside the node of its own anchor", name)
 		}
-		if total > maxNodes {
-			return limitError(fmt.Sprintf("%s: YAML aliases expand to more than %d nodes", name, maxNodes), "max_yaml_nodes")
+		if total+n > c.limit {
+			return n, false, limitError(fmt.Sprintf("%s: YAML aliases expand to more than %d nodes", name, c.limit), "max_yaml_nodes")
 		}
 	}
+}
+
+// splitDocuments cuts data before every document marker ("---" or "..."
+// at the start of a line, alone or followed by a blank): a superset of the
+// documents' boundaries, since no scalar may hold such a line.
+func splitDocuments(data []byte) [][]byte {
+	var docs [][]byte
+	start := 0
+	for i := 0; i < len(data); {
+		if (i == 0 || data[i-1] == '\n') && isDocumentMarker(data[i:]) && i > start {
+			docs = append(docs, data[start:i])
+			start = i
+		}
+		next := bytes.IndexByte(data[i:], '\n')
+		if next < 0 {
+			break
+		}
+		i += next + 1
+	}
+	return append(docs, data[start:])
+}
+
+func isDocumentMarker(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) && !bytes.HasPrefix(line, []byte("...")) {
+		return false
+	}
+	return len(line) == 3 || strings.IndexByte(" \t\r\n", line[3]) >= 0
 }
 
 // aliasCounter counts nodes with aliases expanded, each anchor's
@@ -84,8 +133,12 @@ func (c *aliasCounter) expandedNodes(n *yaml.Node) int64 {
 // it quotes: YAML and YAML-to-JSON errors print offending keys, maps and
 // scalars ("invalid map key: map[…]{…}", "found character that cannot
 // start any token: '…'"), and rendered output may hold imported secrets.
-// The line number and the rule stay.
+// The line number and the rule stay; a key collision (yamlkeys.go), which
+// quotes no value, stays whole.
 func YAMLErrorWithoutValues(err error) string {
+	if kc := (*keyCollisionError)(nil); errors.As(err, &kc) {
+		return kc.Error()
+	}
 	msg := err.Error()
 	cut := len(msg)
 	for _, marker := range []string{"map[", `"`, "'", "`", "{"} {

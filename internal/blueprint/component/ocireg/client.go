@@ -216,6 +216,10 @@ func (c *Client) byDigest(ctx context.Context, parsed registry.Reference, d dige
 	return desc, nil
 }
 
+// Warn records msg among the Warnings: what a caller reading through
+// this client noticed without failing.
+func (c *Client) Warn(msg string) { c.warn(msg) }
+
 func (c *Client) warn(msg string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
