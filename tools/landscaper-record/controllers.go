@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/checkout"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperrecording"
 )
 
@@ -57,13 +58,17 @@ useOCMLib: true
 kind: Configuration
 controller: {workers: 5}
 `,
+	// Without the OCM library (its chart's default): in v0.98 the OCM
+	// library pulls charts by reference over HTTPS only, while the legacy
+	// client honours allowPlainHttp for the registry on loopback. How the
+	// chart is pulled leaves no trace in what the deployer writes.
 	"helm-deployer.yaml": `apiVersion: helm.deployer.landscaper.gardener.cloud/v1alpha1
 kind: Configuration
 oci:
   allowPlainHttp: true
   insecureSkipVerify: false
 controller: {workers: 5}
-useOCMLib: true
+useOCMLib: false
 `,
 	"mock-deployer.yaml": `apiVersion: mock.deployer.landscaper.gardener.cloud/v1alpha1
 kind: Configuration
@@ -111,6 +116,7 @@ func runControllers(args []string) error {
 	bin := fs.String("bin", "", "folder with Landscaper's controller binaries (landscaper-controller, manifest-deployer-controller, helm-deployer-controller, mock-deployer-controller)")
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig of the cluster Landscaper runs against")
 	dir := fs.String("dir", "", "folder for the configuration files and logs")
+	registry := fs.String("registry", "", "also run an OCI registry (tools/testenv/install.sh registry) on this loopback host:port, storage in -dir")
 	_ = fs.Parse(args)
 	if *bin == "" || *kubeconfig == "" || *dir == "" {
 		return errors.New("controllers needs -bin, -kubeconfig and -dir")
@@ -137,7 +143,18 @@ func runControllers(args []string) error {
 			_ = p.Wait()
 		}
 	}()
-	exited := make(chan string, len(setup))
+	exited := make(chan string, len(setup)+1)
+	if *registry != "" {
+		p, err := startRegistry(*registry, *dir)
+		if err != nil {
+			return err
+		}
+		procs = append(procs, p)
+		go func() {
+			_ = p.Wait()
+			exited <- "registry"
+		}()
+	}
 	for i, c := range setup {
 		if i == 1 {
 			// Both Landscaper processes deploy the CRDs; the second starts
@@ -158,7 +175,7 @@ func runControllers(args []string) error {
 			exited <- c.name
 		}()
 	}
-	fmt.Printf("%d controllers running (logs in %s); interrupt to stop them\n", len(procs), *dir)
+	fmt.Printf("%d processes running (logs in %s); interrupt to stop them\n", len(procs), *dir)
 	select {
 	case <-ctx.Done():
 		return nil
@@ -167,12 +184,38 @@ func runControllers(args []string) error {
 	}
 }
 
-func start(c controller, bin, kubeconfig, dir string) (*exec.Cmd, error) {
+// startRegistry runs the CNCF distribution registry the project builds
+// as a tool, plain HTTP on addr, its storage in dir.
+func startRegistry(addr, dir string) (*exec.Cmd, error) {
+	root, err := checkout.Root()
+	if err != nil {
+		return nil, err
+	}
+	bins, err := checkout.Tools(root, "registry")
+	if err != nil {
+		return nil, err
+	}
+	config := filepath.Join(dir, "registry.yaml")
+	text := fmt.Sprintf("version: 0.1\nlog: {level: info, accesslog: {disabled: true}}\nstorage: {filesystem: {rootdirectory: %q}}\nhttp: {addr: %q}\n",
+		filepath.Join(dir, "registry-storage"), addr)
+	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+		return nil, err
+	}
+	return start(controller{name: "registry", binary: filepath.Base(bins[0]), env: []string{"OTEL_TRACES_EXPORTER=none"}},
+		filepath.Dir(bins[0]), "", dir, "serve", config)
+}
+
+// start runs one process, its output into dir/<name>.log; a controller
+// gets its configuration file, anything else args.
+func start(c controller, bin, kubeconfig, dir string, args ...string) (*exec.Cmd, error) {
 	log, err := os.Create(filepath.Join(dir, c.name+".log"))
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(filepath.Join(bin, c.binary), "--config="+filepath.Join(dir, c.config))
+	if c.config != "" {
+		args = []string{"--config=" + filepath.Join(dir, c.config)}
+	}
+	cmd := exec.Command(filepath.Join(bin, c.binary), args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "MY_POD_NAMESPACE="+systemNamespace, "MY_POD_NAME="+c.name)
 	cmd.Env = append(cmd.Env, c.env...)
 	cmd.Stdout, cmd.Stderr = log, log

@@ -42,6 +42,8 @@ func Record(ctx context.Context, config *rest.Config, opts RecordOptions) (*Reco
 	if m.HostNamespace == "" || m.TargetNamespace == "" || m.HostNamespace == m.TargetNamespace {
 		return nil, fmt.Errorf("recording needs two different namespaces, host %q and target %q", m.HostNamespace, m.TargetNamespace)
 	}
+	config = rest.CopyConfig(config)
+	config.QPS, config.Burst = -1, 0 // one list per resource and namespace; no reason to wait between them
 	client, err := dynamic.NewForConfig(config)
 	if err != nil {
 		return nil, err

@@ -66,6 +66,9 @@ func Replay(ctx context.Context, config *rest.Config, rec *Recording, opts Repla
 	}
 	config = rest.CopyConfig(config)
 	config.WarningHandler = rest.NoWarnings{} // the API server advises against Landscaper's finalizer name on every write
+	// No client-side throttling (client-go's default is 5 requests a
+	// second): the creates in flight are bounded by maxParallelCreates.
+	config.QPS, config.Burst = -1, 0
 	client, err := dynamic.NewForConfig(config)
 	if err != nil {
 		return nil, err
