@@ -35,6 +35,21 @@ func (r *Replayed) Advance(ctx context.Context, next *Recording) error {
 		current[string(o.GetUID())] = o
 	}
 	kept := map[string]bool{} // replayed UIDs next still has
+	for _, o := range next.Objects() {
+		kept[r.UIDs[string(o.GetUID())]] = true
+	}
+	// What next no longer has goes first: Landscaper recreates objects
+	// under the same name (its export DataObjects and Targets).
+	var gone []error
+	for uid, o := range current {
+		if !kept[uid] {
+			gone = append(gone, r.remove(ctx, o))
+			delete(current, uid)
+		}
+	}
+	if err := errors.Join(gone...); err != nil {
+		return err
+	}
 	advance := func(objs []*unstructured.Unstructured) ([]*unstructured.Unstructured, error) {
 		var fresh, out []*unstructured.Unstructured
 		for _, o := range objs {
@@ -43,7 +58,6 @@ func (r *Replayed) Advance(ctx context.Context, next *Recording) error {
 				fresh = append(fresh, o)
 				continue
 			}
-			kept[now] = true
 			updated, err := r.update(ctx, current[now], o)
 			if err != nil {
 				return nil, err
@@ -64,15 +78,6 @@ func (r *Replayed) Advance(ctx context.Context, next *Recording) error {
 			return err
 		}
 		host = append(host, objs...)
-	}
-	var gone []error
-	for uid, o := range current {
-		if !kept[uid] {
-			gone = append(gone, r.remove(ctx, o))
-		}
-	}
-	if err := errors.Join(gone...); err != nil {
-		return err
 	}
 	sortObjects(host)
 	sortObjects(target)
@@ -130,6 +135,9 @@ func (r *Replayed) update(ctx context.Context, now, next *unstructured.Unstructu
 }
 
 // remove deletes a replayed object next no longer has, finalizers first.
+// It is gone when the call returns (no finalizer is left), so next may
+// create an object of the same name at once. (Landscaper recreates only
+// objects that own nothing: export DataObjects and Targets.)
 func (r *Replayed) remove(ctx context.Context, o *unstructured.Unstructured) error {
 	res, err := r.resource(o)
 	if err != nil {

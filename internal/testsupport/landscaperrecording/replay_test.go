@@ -178,3 +178,50 @@ func TestReplay_ReferencesAreConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Advancing a replay of "installed" to "reconciled" leaves what a replay
+// of "reconciled" would: Landscaper's recreated DataObjects are new
+// objects, what it updated keeps its UID (the deployed objects, the
+// revision 1 release record, now superseded), and Helm sees revision 2.
+func TestAdvance_ToTheReconciledRecording(t *testing.T) {
+	installed, reconciled := MustLoad(t, "harbor-installed"), MustLoad(t, "harbor-reconciled")
+	r, cfg := replayed(t, installed)
+	before := map[string]string{}
+	for _, o := range r.Target {
+		before[o.GetKind()+" "+o.GetName()] = string(o.GetUID())
+	}
+	if err := r.Advance(context.Background(), reconciled); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range r.Target {
+		if uid, ok := before[o.GetKind()+" "+o.GetName()]; ok && uid != string(o.GetUID()) {
+			t.Errorf("%s %s was replaced, not updated", o.GetKind(), o.GetName())
+		}
+	}
+	again, err := Record(context.Background(), cfg, RecordOptions{Meta: r.Meta, Kubeconfigs: []string{localcluster.Kubeconfig(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(t, reconciled, r)
+	compareObjects(t, "host", want.Host, again.Host, nil)
+	compareObjects(t, "target", want.Target, again.Target, nil)
+
+	clients, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases := driver.NewSecrets(clients.CoreV1().Secrets(r.Meta.TargetNamespace))
+	for _, name := range []string{"storefront-api", "metrics-collector"} {
+		history, err := releases.Query(map[string]string{"name": name, "owner": "helm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := map[int]release.Status{}
+		for _, rel := range history {
+			status[rel.Version] = rel.Info.Status
+		}
+		if len(status) != 2 || status[1] != release.StatusSuperseded || status[2] != release.StatusDeployed {
+			t.Errorf("release %s: revisions %v, want 1 superseded and 2 deployed", name, status)
+		}
+	}
+}
