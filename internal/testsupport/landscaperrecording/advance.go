@@ -23,12 +23,9 @@ func (r *Replayed) Advance(ctx context.Context, next *Recording) error {
 	if next.Meta.Landscape != r.Meta.Landscape {
 		return fmt.Errorf("advancing %s to a recording of %s", r.Meta.Landscape, next.Meta.Landscape)
 	}
-	next = next.DeepCopy()
-	rename := r.renamer(next.Meta)
-	for _, o := range next.Objects() {
-		if err := mapStrings(o, rename); err != nil {
-			return err
-		}
+	next, err := next.Rewrite(r.opts)
+	if err != nil {
+		return err
 	}
 	current := map[string]*unstructured.Unstructured{} // replayed UID → object
 	for _, o := range r.Objects() {

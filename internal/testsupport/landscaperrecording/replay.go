@@ -80,18 +80,12 @@ func Replay(ctx context.Context, config *rest.Config, rec *Recording, opts Repla
 	if err != nil {
 		return nil, err
 	}
-	r := &Replayed{Recording: rec.DeepCopy(), UIDs: map[string]string{}, opts: opts, client: client,
+	rewritten, err := rec.Rewrite(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replayed{Recording: rewritten, UIDs: map[string]string{}, opts: opts, client: client,
 		mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}
-	r.Meta.HostNamespace, r.Meta.TargetNamespace = opts.HostNamespace, opts.TargetNamespace
-	if opts.Registry != "" {
-		r.Meta.Registry = opts.Registry
-	}
-	rename := r.renamer(rec.Meta)
-	for _, o := range r.Objects() {
-		if err := mapStrings(o, rename); err != nil {
-			return nil, err
-		}
-	}
 	if r.Target, err = r.createAll(ctx, r.Target); err != nil {
 		return r, err
 	}
@@ -111,17 +105,43 @@ func Replay(ctx context.Context, config *rest.Config, rec *Recording, opts Repla
 	return r, waitReady(ctx, client, r.Target)
 }
 
-// renamer replaces what names the recording's cluster by what names this
-// one.
-func (r *Replayed) renamer(recorded Meta) func(string) string {
-	pairs := []string{
-		recorded.HostNamespace, r.opts.HostNamespace,
-		recorded.TargetNamespace, r.opts.TargetNamespace,
-		KubeconfigPlaceholder, r.opts.Kubeconfig,
+// Rewrite returns a copy of the recording in which every string names
+// what opts name instead of what the recording's cluster had: the
+// namespaces, the registry, the kubeconfig for the placeholder (each only
+// when given). For tests that read a recording without a cluster (a fake
+// client), or under other names.
+func (r *Recording) Rewrite(opts ReplayOptions) (*Recording, error) {
+	out := r.DeepCopy()
+	rename := renamer(r.Meta, opts)
+	for _, o := range out.Objects() {
+		if err := mapStrings(o, rename); err != nil {
+			return nil, err
+		}
 	}
-	if recorded.Registry != "" && r.opts.Registry != "" {
-		pairs = append(pairs, recorded.Registry, r.opts.Registry)
+	if opts.HostNamespace != "" {
+		out.Meta.HostNamespace = opts.HostNamespace
 	}
+	if opts.TargetNamespace != "" {
+		out.Meta.TargetNamespace = opts.TargetNamespace
+	}
+	if opts.Registry != "" && r.Meta.Registry != "" {
+		out.Meta.Registry = opts.Registry
+	}
+	return out, nil
+}
+
+// renamer replaces what names the recording's cluster by what opts name.
+func renamer(recorded Meta, opts ReplayOptions) func(string) string {
+	var pairs []string
+	add := func(old, now string) {
+		if old != "" && now != "" {
+			pairs = append(pairs, old, now)
+		}
+	}
+	add(recorded.HostNamespace, opts.HostNamespace)
+	add(recorded.TargetNamespace, opts.TargetNamespace)
+	add(KubeconfigPlaceholder, opts.Kubeconfig)
+	add(recorded.Registry, opts.Registry)
 	return strings.NewReplacer(pairs...).Replace
 }
 

@@ -56,7 +56,7 @@ func TestReplay_ReproducesTheRecording(t *testing.T) {
 func expected(t *testing.T, rec *Recording, r *Replayed) *Recording {
 	t.Helper()
 	want := rec.DeepCopy()
-	rename := r.renamer(rec.Meta)
+	rename := renamer(rec.Meta, r.opts)
 	uids := r.uidMapper()
 	redact := strings.NewReplacer(r.opts.Kubeconfig, KubeconfigPlaceholder).Replace
 	for _, o := range want.Objects() {
