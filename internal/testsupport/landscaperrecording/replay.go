@@ -108,13 +108,18 @@ func Replay(ctx context.Context, config *rest.Config, rec *Recording, opts Repla
 // Rewrite returns a copy of the recording in which every string names
 // what opts name instead of what the recording's cluster had: the
 // namespaces, the registry, the kubeconfig for the placeholder (each only
-// when given). For tests that read a recording without a cluster (a fake
-// client), or under other names.
+// when given); DataObjects keep their hash annotation true to their data.
+// For tests that read a recording without a cluster (a fake client), or
+// under other names.
 func (r *Recording) Rewrite(opts ReplayOptions) (*Recording, error) {
 	out := r.DeepCopy()
 	rename := renamer(r.Meta, opts)
 	for _, o := range out.Objects() {
-		if err := mapStrings(o, rename); err != nil {
+		mapObject := mapStrings
+		if o.GetAPIVersion() == APIVersion && o.GetKind() == "DataObject" {
+			mapObject = mapDataObject
+		}
+		if err := mapObject(o, rename); err != nil {
 			return nil, err
 		}
 	}

@@ -55,12 +55,14 @@ func TestReplay_ReproducesTheRecording(t *testing.T) {
 // expected is rec as a replay should leave it, recorded again.
 func expected(t *testing.T, rec *Recording, r *Replayed) *Recording {
 	t.Helper()
-	want := rec.DeepCopy()
-	rename := renamer(rec.Meta, r.opts)
+	want, err := rec.Rewrite(r.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	uids := r.uidMapper()
 	redact := strings.NewReplacer(r.opts.Kubeconfig, KubeconfigPlaceholder).Replace
 	for _, o := range want.Objects() {
-		for _, fn := range []func(string) string{rename, uids, redact} {
+		for _, fn := range []func(string) string{uids, redact} {
 			if err := mapStrings(o, fn); err != nil {
 				t.Fatal(err)
 			}

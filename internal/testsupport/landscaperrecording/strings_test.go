@@ -132,3 +132,36 @@ func TestMapStrings_BrokenEncodings(t *testing.T) {
 		}
 	}
 }
+
+// The hash annotation of every DataObject Landscaper wrote is dataHash of
+// its data, and stays so when a rewrite changes the data.
+func TestDataHash_AsLandscaperComputesIt(t *testing.T) {
+	for _, name := range Recordings() {
+		rec := MustLoad(t, name)
+		renamed, err := rec.Rewrite(ReplayOptions{TargetNamespace: "somewhere-else"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked, changed := 0, 0
+		for i, do := range renamed.Host {
+			want, has := do.GetAnnotations()[dataHashAnnotation]
+			if do.GetKind() != "DataObject" || !has {
+				continue
+			}
+			got, err := dataHash(do)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s: DataObject %s: hash %s, data hashes to %s", name, do.GetName(), want, got)
+			}
+			checked++
+			if want != rec.Host[i].GetAnnotations()[dataHashAnnotation] {
+				changed++
+			}
+		}
+		if checked == 0 || changed == 0 {
+			t.Errorf("%s: %d hashes checked, %d changed by the rewrite", name, checked, changed)
+		}
+	}
+}
