@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperrecording"
@@ -223,4 +224,65 @@ func TestRecorded_TargetWithTheKubeconfigInASecret(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// DataObjectName names every DataObject and Target Landscaper made as
+// Landscaper did: records by their context and key label, an
+// Execution's exports by its context alone.
+func TestRecorded_DataObjectNames(t *testing.T) {
+	checked := 0
+	for _, name := range landscaperrecording.Recordings() {
+		rec := landscaperrecording.MustLoad(t, name)
+		for _, o := range rec.Host {
+			l := o.GetLabels()
+			ctx, hasCtx := l["data.landscaper.gardener.cloud/context"]
+			key, hasKey := l["data.landscaper.gardener.cloud/key"]
+			if (o.GetKind() != "DataObject" && o.GetKind() != "Target") || (!hasCtx && !hasKey) {
+				continue
+			}
+			checked++
+			if want := landscaperstate.DataObjectName(ctx, key); o.GetName() != want {
+				t.Errorf("%s: %s with context %q, key %q is named %s; DataObjectName says %s", name, o.GetKind(), ctx, key, o.GetName(), want)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d names checked", checked)
+	}
+}
+
+// The Manifest is the root Installation as the user applied it (the
+// landscape's input), without the reconcile annotation Landscaper acted
+// on and consumed; Landscaper's defaulting adds spec.context "default".
+func TestRecorded_ManifestIsWhatTheUserApplied(t *testing.T) {
+	inputs, err := landscaperrecording.BuildLandscape("harbor", landscaperrecording.LandscapeOptions{
+		Kubeconfig: landscaperrecording.KubeconfigPlaceholder, Registry: "127.0.0.1:5077"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := map[string]*unstructured.Unstructured{}
+	for _, inst := range inputs.Installations {
+		applied[inst.GetName()] = inst
+	}
+	recorded(t, func(t *testing.T, rec *landscaperrecording.Recording, land *landscaperstate.Landscape) {
+		var got map[string]any
+		if err := yaml.Unmarshal([]byte(land.Manifest), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := applied[land.Root.Name].DeepCopy()
+		annotations := want.GetAnnotations()
+		delete(annotations, "landscaper.gardener.cloud/operation")
+		want.SetAnnotations(annotations)
+		if len(annotations) == 0 {
+			unstructured.RemoveNestedField(want.Object, "metadata", "annotations")
+		}
+		if _, has, _ := unstructured.NestedString(want.Object, "spec", "context"); !has {
+			_ = unstructured.SetNestedField(want.Object, "default", "spec", "context")
+		}
+		wantJSON, _ := json.Marshal(want.Object)
+		gotJSON, _ := json.Marshal(got)
+		if !sameJSON(gotJSON, wantJSON) {
+			t.Errorf("manifest\n%s\nwhat was applied\n%s", gotJSON, wantJSON)
+		}
+	})
 }
