@@ -129,6 +129,16 @@ func checkItem(t *testing.T, rec *landscaperrecording.Recording, deployed map[st
 		t.Errorf("%s: target %s not resolved to the kubeconfig: %s", di.Name, di.TargetName, di.Target.Spec.Config)
 	}
 	item := rec.Find("DeployItem", di.ObjectRef.Name)
+	// What Read takes from the Execution's compressed templates, against
+	// what Landscaper copied onto the DeployItem.
+	if deps := item.GetAnnotations()["execution.landscaper.gardener.cloud/dependsOn"]; strings.Join(di.DependsOn, ",") != deps {
+		t.Errorf("%s: dependsOn %v, the DeployItem's annotation %q", di.Name, di.DependsOn, deps)
+	}
+	timeout, _, _ := unstructured.NestedString(item.Object, "spec", "timeout")
+	onChange, _, _ := unstructured.NestedBool(item.Object, "spec", "updateOnChangeOnly")
+	if di.Timeout != timeout || di.UpdateOnChangeOnly != onChange {
+		t.Errorf("%s: timeout %q, updateOnChangeOnly %v; the DeployItem has %q, %v", di.Name, di.Timeout, di.UpdateOnChangeOnly, timeout, onChange)
+	}
 	ref, found, _ := unstructured.NestedString(item.Object, "status", "exportRef", "name")
 	if !found {
 		if di.Exports != nil {
@@ -157,6 +167,13 @@ func sameJSON(a, b []byte) bool {
 func TestRecorded_ImportsAndExports(t *testing.T) {
 	recorded(t, func(t *testing.T, rec *landscaperrecording.Recording, land *landscaperstate.Landscape) {
 		land.Root.Walk(func(inst *landscaperstate.Installation) {
+			if e := inst.Execution; e != nil {
+				ref, _, _ := unstructured.NestedString(rec.Find("Execution", e.Name).Object, "status", "exportRef", "name")
+				data, _ := json.Marshal(rec.Find("DataObject", ref).Object["data"])
+				if !sameJSON(e.Exports, data) {
+					t.Errorf("%s: execution exports %s, DataObject %s holds %s", inst.Name, e.Exports, ref, data)
+				}
+			}
 			for _, do := range rec.OfKind("DataObject") {
 				l := do.GetLabels()
 				data, _ := json.Marshal(do.Object["data"])
