@@ -71,10 +71,10 @@ func expected(t *testing.T, rec *Recording, r *Replayed) *Recording {
 	return want
 }
 
-// comparable drops what a replay cannot reproduce: the server's
+// comparableOf drops what a replay cannot reproduce: the server's
 // bookkeeping, the generation (and a status' observedGeneration, which
 // follows it) and a Service's allocated IPs.
-func comparable(o *unstructured.Unstructured) map[string]any {
+func comparableOf(o *unstructured.Unstructured) map[string]any {
 	o = o.DeepCopy()
 	for _, f := range []string{"uid", "generation", "managedFields"} {
 		unstructured.RemoveNestedField(o.Object, "metadata", f)
@@ -108,7 +108,7 @@ func compareObjects(t *testing.T, what string, want, got []*unstructured.Unstruc
 			continue
 		}
 		delete(index, key)
-		if a, b := comparable(w), comparable(g); !reflect.DeepEqual(a, b) {
+		if a, b := comparableOf(w), comparableOf(g); !reflect.DeepEqual(a, b) {
 			wj, _ := json.MarshalIndent(a, "", " ")
 			gj, _ := json.MarshalIndent(b, "", " ")
 			t.Errorf("%s: %s differs\nrecorded:\n%s\nreplayed:\n%s", what, key, wj, gj)

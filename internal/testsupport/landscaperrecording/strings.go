@@ -148,17 +148,17 @@ func mapText(raw []byte, fn func(string) string) ([]byte, bool, error) {
 func mapHelmRelease(raw []byte, fn func(string) string) ([]byte, bool, error) {
 	inner, err := base64.StdEncoding.DecodeString(string(raw))
 	if err != nil {
-		return nil, false, fmt.Errorf("Helm release: not base64")
+		return nil, false, fmt.Errorf("the Helm release record: not base64")
 	}
 	gzipped := bytes.HasPrefix(inner, []byte{0x1f, 0x8b})
 	if gzipped {
 		if inner, err = compress.Gunzip(inner, maxDecoded); err != nil {
-			return nil, false, fmt.Errorf("Helm release: %w", err)
+			return nil, false, fmt.Errorf("the Helm release record: %w", err)
 		}
 	}
 	doc, err := decodeJSON(inner)
 	if err != nil {
-		return nil, false, fmt.Errorf("Helm release: not JSON")
+		return nil, false, fmt.Errorf("the Helm release record: not JSON")
 	}
 	mapped, changed := walk(doc, fn)
 	if !changed {
