@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -76,10 +72,12 @@ func apply(args []string) error {
 	if len(l.Push) > 0 && c.registry == "" {
 		return fmt.Errorf("landscape %s pulls charts from a registry: give -registry", l.Name)
 	}
-	for _, name := range l.Push {
-		if err := push(l.Charts[name], c.registry, name); err != nil {
-			return err
-		}
+	refs, err := l.PushCharts(c.registry)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		fmt.Println("pushed", ref)
 	}
 	client, err := dynamic.NewForConfig(config)
 	if err != nil {
@@ -91,23 +89,6 @@ func apply(args []string) error {
 		}
 		fmt.Printf("created %s %s/%s\n", o.GetKind(), o.GetNamespace(), o.GetName())
 	}
-	return nil
-}
-
-func push(chart []byte, host, name string) error {
-	ch, err := loader.LoadArchive(bytes.NewReader(chart))
-	if err != nil {
-		return fmt.Errorf("chart %s: %w", name, err)
-	}
-	client, err := registry.NewClient(registry.ClientOptPlainHTTP(), registry.ClientOptWriter(io.Discard))
-	if err != nil {
-		return err
-	}
-	ref := fmt.Sprintf("%s/charts/%s:%s", host, name, ch.Metadata.Version)
-	if _, err := client.Push(chart, ref); err != nil {
-		return fmt.Errorf("pushing %s: %w", ref, err)
-	}
-	fmt.Println("pushed", ref)
 	return nil
 }
 

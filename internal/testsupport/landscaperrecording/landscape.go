@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/registry"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -212,4 +215,29 @@ func packageChart(root fs.FS, dir string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// PushCharts pushes the charts of Push to the OCI registry at host
+// (plain HTTP, loopback) as <host>/charts/<name>:<version>, where the
+// landscape's Installations pull them: what a replay of its recordings
+// needs for the provider to render those items again.
+func (l *Landscape) PushCharts(host string) ([]string, error) {
+	client, err := registry.NewClient(registry.ClientOptPlainHTTP(), registry.ClientOptWriter(io.Discard))
+	if err != nil {
+		return nil, err
+	}
+	var refs []string
+	for _, name := range l.Push {
+		chart := l.Charts[name]
+		ch, err := loader.LoadArchive(bytes.NewReader(chart))
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", name, err)
+		}
+		ref := fmt.Sprintf("%s/charts/%s:%s", host, name, ch.Metadata.Version)
+		if _, err := client.Push(chart, ref); err != nil {
+			return nil, fmt.Errorf("pushing %s: %w", ref, err)
+		}
+		refs = append(refs, ref)
+	}
+	return refs, nil
 }

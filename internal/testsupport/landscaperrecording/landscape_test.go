@@ -3,14 +3,18 @@ package landscaperrecording
 import (
 	"bytes"
 	"encoding/base64"
+	"io"
 	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/registry"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/ociregistry"
 )
 
 const testKubeconfig = "apiVersion: v1\nkind: Config\nclusters: []\n"
@@ -73,5 +77,33 @@ func TestBuildLandscape_Harbor(t *testing.T) {
 		if !bytes.Equal(l.Charts[name], again.Charts[name]) {
 			t.Errorf("chart %s packs differently the second time", name)
 		}
+	}
+}
+
+// PushCharts puts the landscape's registry charts where its Installations
+// pull them from, byte for byte.
+func TestPushCharts_ToARegistry(t *testing.T) {
+	reg := ociregistry.Start(t, ociregistry.Options{})
+	l, err := BuildLandscape("harbor", LandscapeOptions{Kubeconfig: testKubeconfig, Registry: reg.Host()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := l.PushCharts(reg.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 1 || refs[0] != reg.Host()+"/charts/harbor-metrics:0.2.0" {
+		t.Fatalf("pushed %v", refs)
+	}
+	client, err := registry.NewClient(registry.ClientOptPlainHTTP(), registry.ClientOptWriter(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pulled, err := client.Pull(refs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(pulled.Chart.Data, l.Charts["harbor-metrics"]) {
+		t.Error("the registry holds other bytes than the packaged chart")
 	}
 }
