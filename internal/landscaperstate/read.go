@@ -110,6 +110,12 @@ func (r *reader) installation(w *wireInstallation, specName string) (*Installati
 				return nil, err
 			}
 			inst.ImportedTargets[key] = append(inst.ImportedTargets[key], *resolved)
+			// A config in a Secret is read later: copy it in then.
+			i := len(inst.ImportedTargets[key]) - 1
+			r.deferred = append(r.deferred, func(map[string]secretData) error {
+				inst.ImportedTargets[key][i] = *resolved
+				return nil
+			})
 		}
 	}
 	exec, err := r.execution(w)
@@ -284,59 +290,6 @@ func (r *reader) deployItem(w *wireDeployItem, t wireTemplate) (*DeployItem, err
 
 // exportSecretKey is the key of a deploy item's export Secret.
 const exportSecretKey = "config"
-
-// target converts a Target object; a config in a Secret is filled in
-// once the Secrets are read.
-func (r *reader) target(u *unstructured.Unstructured) (*api.Target, error) {
-	var w wireTarget
-	if err := decodeInto(u, &w); err != nil {
-		return nil, err
-	}
-	t := &api.Target{APIVersion: APIVersion, Kind: "Target",
-		Metadata: api.ObjectMeta{Name: w.Metadata.Name, Namespace: w.Metadata.Namespace, Labels: w.Metadata.Labels, Annotations: w.Metadata.Annotations},
-		Spec:     api.TargetSpec{Type: w.Spec.Type, Config: w.Spec.Config}}
-	if sr := w.Spec.SecretRef; sr != nil {
-		ref := refOf(u)
-		r.needSecret(sr.Name, func(s map[string]secretData) error {
-			config, err := secretConfig(s[sr.Name], sr.Key)
-			if err != nil {
-				return fmt.Errorf("%s: spec.secretRef: Secret %q: %w", ref, sr.Name, err)
-			}
-			t.Spec.Config = config
-			return nil
-		})
-	}
-	return t, nil
-}
-
-// secretConfig is a Target's config from its Secret: the key's content
-// (YAML or JSON), or without a key the whole Secret as an object.
-func secretConfig(data secretData, key string) (json.RawMessage, error) {
-	if data == nil {
-		return nil, fmt.Errorf("not found")
-	}
-	if key != "" {
-		v, ok := data[key]
-		if !ok {
-			return nil, fmt.Errorf("has no key %s", key)
-		}
-		j, err := yamlToJSON(v)
-		if err != nil || len(j) == 0 || j[0] != '{' {
-			return nil, fmt.Errorf("key %s is not a target configuration (a YAML or JSON object)", key)
-		}
-		return j, nil
-	}
-	out := map[string]json.RawMessage{}
-	for k, v := range data {
-		if json.Valid(v) {
-			out[k] = v
-		} else {
-			s, _ := json.Marshal(string(v))
-			out[k] = s
-		}
-	}
-	return json.Marshal(out)
-}
 
 // records are the DataObjects and Targets Landscaper wrote for each
 // installation context: imports it recorded and exports it published.
