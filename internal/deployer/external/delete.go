@@ -21,7 +21,8 @@ import (
 // is gone. With WithoutUninstall the item is marked so and this side
 // removes the finalizer itself, as Landscaper does. The Target and Context
 // go once the DeployItem is gone. What a newer instance of the
-// installation adopted is left alone.
+// installation adopted, and an object of that name that another deploy
+// item owns, are left alone.
 func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
 	prev, err := decodeStatus(item.ProviderStatus)
 	if err != nil {
@@ -37,8 +38,6 @@ func (d *Deployer) deleteAt(ctx context.Context, item deployer.Item, n names, wi
 		return fmt.Errorf("reading DeployItem %s/%s: %w", n.namespace, n.object, err)
 	}
 	switch ownershipOf(live, item) {
-	case foreign:
-		return failure.Terminalf("NotOwned", "%s does not belong to deploy item %q; it is left alone", describe(live), item.ID)
 	case adopted:
 		return nil // a newer instance holds it, with its Target and Context
 	case owned:
