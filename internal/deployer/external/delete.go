@@ -144,7 +144,11 @@ func waitGone(ctx context.Context, res dynamic.ResourceInterface, obj *unstructu
 	defer stop()
 	changes := follow(fctx, res, live)
 	resume := deployer.Idle(ctx)
-	defer resume()
+	defer func() {
+		if ctx.Err() == nil { // a cancelled call only returns
+			resume()
+		}
+	}()
 	for {
 		select {
 		case c, open := <-changes:

@@ -98,7 +98,11 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 	defer stop()
 	changes := follow(fctx, j.res, obj)
 	resume := deployer.Idle(ctx)
-	defer resume()
+	defer func() {
+		if ctx.Err() == nil { // a cancelled call only returns
+			resume()
+		}
+	}()
 
 	var pickupC, progressC <-chan time.Time
 	if j.d.pickupTimeout > 0 {

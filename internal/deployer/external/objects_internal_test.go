@@ -71,10 +71,10 @@ func TestDeployItemObject(t *testing.T) {
 	want := map[string]string{
 		"spec.type": item.Type, "spec.context": n.object, "spec.timeout": "none",
 		"spec.target.name": n.object, "spec.target.namespace": "ls",
-		"metadata.annotations." + AnnotationDeployerType: item.Type,
-		"metadata.annotations." + AnnotationTargetName:   n.object,
-		"metadata.labels." + manifest.OwnerLabel:         manifest.OwnerValue(item.ID),
-		"metadata.labels." + manifest.InstanceLabel:      item.Instance,
+		"metadata.annotations." + AnnotationDeployerType:   item.Type,
+		"metadata.annotations." + AnnotationTargetName:     n.object,
+		"metadata.labels." + manifest.OwnerLabel:           manifest.OwnerValue(item.ID),
+		"metadata.labels." + manifest.InstanceLabel:        item.Instance,
 		"metadata.annotations." + manifest.OwnerAnnotation: item.ID,
 	}
 	for path, v := range want {
