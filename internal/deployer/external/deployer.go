@@ -122,11 +122,12 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 			status.observe(live)
 			return deployer.Result{ProviderStatus: status.encode()}, itemError(item, fmt.Errorf("%s is being deleted and its deletion did not finish: %w", describe(live), err))
 		}
+		live = nil // gone now
 	}
 	if err := d.applySupport(ctx, item, n); err != nil {
 		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
 	}
-	written, err := apply(ctx, res, obj)
+	written, err := put(ctx, res, item, obj, live)
 	if err != nil {
 		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
 	}
@@ -165,11 +166,10 @@ func (d *Deployer) applySupport(ctx context.Context, item deployer.Item, n names
 	errs := make(chan error, len(objs))
 	for _, w := range objs {
 		go func() {
-			if _, err := claim(ctx, w.res, item, w.obj); err != nil {
-				errs <- err
-				return
+			live, err := claim(ctx, w.res, item, w.obj)
+			if err == nil {
+				_, err = put(ctx, w.res, item, w.obj, live)
 			}
-			_, err := apply(ctx, w.res, w.obj)
 			errs <- err
 		}()
 	}

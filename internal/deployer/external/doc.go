@@ -13,14 +13,15 @@
 // state. They carry the ownership labels of the built-in deployers (the
 // deploy item hash, the item ID, the installation instance); an object of
 // that name with another owner is refused, one a newer instance adopted
-// is left to it. The DeployItem is written with server-side apply as
-// Landscaper writes it from a template: spec.type, spec.target (the
-// Target in the same namespace), spec.context, spec.config, spec.timeout
-// ("none" for no limit), Landscaper's finalizer, and the annotations a
-// deployer reads from metadata alone to decide whether it is responsible
-// (deployer-type, deployer-target-name). The Target copies the item's
-// target with its labels and annotations, since deployers select targets
-// by them (fenced environments).
+// is left to it. The DeployItem is written as Landscaper writes it from
+// a template: spec.type, spec.target (the Target in the same namespace),
+// spec.context, spec.config and spec.timeout ("none" for no limit), the
+// spec replaced as a whole so that nothing someone else added survives;
+// Landscaper's finalizer and the annotations a deployer reads from
+// metadata alone to decide whether it is responsible (deployer-type,
+// deployer-target-name) are added to what the metadata holds. The Target
+// copies the item's target with its labels and annotations, since
+// deployers select targets by them (fenced environments).
 //
 // # One job
 //

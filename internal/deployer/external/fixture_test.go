@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -43,7 +44,9 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	client, err := dynamic.NewForConfig(localcluster.RESTConfig(t))
+	config := localcluster.RESTConfig(t)
+	config.WarningHandler = rest.NoWarnings{} // Landscaper's finalizer name has no path
+	client, err := dynamic.NewForConfig(config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,43 +115,67 @@ func nested(obj *unstructured.Unstructured, path ...string) string {
 	return fmt.Sprint(v)
 }
 
-// waitFor returns obj named name once done holds for it (nil: gone),
-// following it with a watch.
+// waitFor returns once done holds for the object named name (nil: it
+// does not exist), following it with a watch.
 func (w *world) waitFor(t *testing.T, gvr schema.GroupVersionResource, name string, within time.Duration, done func(*unstructured.Unstructured) bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
-	list, err := w.res(gvr).List(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String()})
-	if err != nil {
+	if err := w.await(ctx, gvr, name, done); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// cancelAt returns a context that is cancelled once the DeployItem of
+// item is in phase.
+func (w *world) cancelAt(t *testing.T, item deployer.Item, phase string) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	wctx, stop := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(stop)
+	go func() {
+		defer cancel()
+		if err := w.await(wctx, external.DeployItems, external.ObjectName(item.ID), func(u *unstructured.Unstructured) bool {
+			return u != nil && nested(u, "status", "phase") == phase
+		}); err != nil {
+			t.Error(err)
+		}
+	}()
+	return ctx
+}
+
+func (w *world) await(ctx context.Context, gvr schema.GroupVersionResource, name string, done func(*unstructured.Unstructured) bool) error {
+	selector := fields.OneTermEqualSelector("metadata.name", name).String()
+	list, err := w.res(gvr).List(ctx, metav1.ListOptions{FieldSelector: selector})
+	if err != nil {
+		return err
 	}
 	var cur *unstructured.Unstructured
 	if len(list.Items) > 0 {
 		cur = &list.Items[0]
 	}
 	if done(cur) {
-		return
+		return nil
 	}
-	wt, err := w.res(gvr).Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String(), ResourceVersion: list.GetResourceVersion()})
+	wt, err := w.res(gvr).Watch(ctx, metav1.ListOptions{FieldSelector: selector, ResourceVersion: list.GetResourceVersion()})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer wt.Stop()
 	for {
 		select {
 		case ev, open := <-wt.ResultChan():
 			if !open {
-				t.Fatalf("the watch of %s %s ended", gvr.Resource, name)
+				return fmt.Errorf("the watch of %s %s ended", gvr.Resource, name)
 			}
 			obj, _ := ev.Object.(*unstructured.Unstructured)
 			if ev.Type == watch.Deleted {
 				obj = nil
 			}
 			if ev.Type != watch.Error && ev.Type != watch.Bookmark && done(obj) {
-				return
+				return nil
 			}
 		case <-ctx.Done():
-			t.Fatalf("%s %s: condition not met within %s", gvr.Resource, name, within)
+			return fmt.Errorf("%s %s: condition not met: %w", gvr.Resource, name, ctx.Err())
 		}
 	}
 }

@@ -149,7 +149,7 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 					"%s: no deployer of type %q picked up the job within %s (is one running, watching namespace %s, and does its target selector match?)",
 					describe(cur), typeOf(cur), j.d.pickupTimeout, cur.GetNamespace())
 			}
-			cur = ended.obj // picked up or finished at the last moment
+			cur, resume = ended.obj, deployer.Idle(ctx) // picked up or finished at the last moment
 		case <-progressC:
 			return j.abort(ctx, cur, changes, ReasonProgressingTimeout, fmt.Sprintf("the deployer did not finish within the timeout of %s", j.timeout))
 		case <-ctx.Done():

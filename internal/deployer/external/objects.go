@@ -1,17 +1,12 @@
 package external
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -56,7 +51,7 @@ const (
 	ExportKey = "config"
 )
 
-// fieldManager owns what this deployer writes with server-side apply.
+// fieldManager names this deployer in the objects' managed fields.
 const fieldManager = "terraform-provider-landscaper"
 
 // names are where an item's objects live; every name is derived from the
@@ -67,6 +62,10 @@ type names struct {
 	// (each kind has its own names, so they can share it).
 	object string
 }
+
+// ObjectName is the name of the DeployItem, Target and Context of the
+// deploy item with this ID.
+func ObjectName(itemID string) string { return nameFor(itemID) }
 
 // nameFor returns the name of an item's objects: its name made a DNS label
 // (for recognition) and a hash of the whole ID (for uniqueness). It stays
@@ -221,47 +220,6 @@ func ownershipOf(live *unstructured.Unstructured, item deployer.Item) ownership 
 		return adopted
 	}
 	return owned
-}
-
-// get reads an object; nil without error when it does not exist.
-func get(ctx context.Context, res dynamic.ResourceInterface, name string) (*unstructured.Unstructured, error) {
-	live, err := res.Get(ctx, name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	return live, err
-}
-
-// claim reads what an apply of obj would overwrite and refuses an object
-// of another deploy item.
-func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	live, err := get(ctx, res, obj.GetName())
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", describe(obj), err)
-	}
-	if ownershipOf(live, item) == foreign {
-		return nil, failure.Terminalf("NotOwned", "%s exists and does not belong to deploy item %q (label %s differs); it is left alone",
-			describe(obj), item.ID, manifest.OwnerLabel)
-	}
-	return live, nil
-}
-
-// apply writes obj with server-side apply, taking over the fields it sets.
-func apply(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	out, err := res.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: fieldManager, Force: true})
-	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", describe(obj), classifyWrite(err))
-	}
-	return out, nil
-}
-
-// classifyWrite makes a write the API server refused as invalid terminal;
-// everything else (unreachable, conflict, missing CRD just now) may heal.
-func classifyWrite(err error) error {
-	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
-		return failure.NewTerminal("Invalid", err)
-	}
-	return err
 }
 
 // describe names an object for messages: "DeployItem namespace/name".

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
@@ -56,6 +57,10 @@ const (
 	// ReasonAborted is the lastError reason of a job stopped on request.
 	ReasonAborted = "Aborted"
 )
+
+// AnnotationDroppedJob names the last job whose result this deployer
+// dropped because the other side had ended it.
+const AnnotationDroppedJob = "testdeployer.landscaper-terraform.io/dropped-job"
 
 // errJobTaken: the other side ended or replaced the job; drop it.
 var errJobTaken = errors.New("the job was ended or replaced by the other side; result dropped")
@@ -108,6 +113,11 @@ func (c *Controller) handle(ctx context.Context, name string, poke <-chan struct
 	}
 	err = c.finish(ctx, res, name, jobID, v)
 	c.logf("%s: job %s ended %s (%v)", name, jobID, v.phase, err)
+	if errors.Is(err, errJobTaken) {
+		// Tell the tests that a late result was dropped.
+		patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, AnnotationDroppedJob, jobID)
+		_, err = res.Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "testdeployer"})
+	}
 	return err
 }
 

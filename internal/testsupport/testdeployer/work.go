@@ -83,16 +83,26 @@ func (c *Controller) uninstall(ctx context.Context, res dynamic.ResourceInterfac
 	if cfg.FailDelete {
 		return failed(true, "TestFailure", "deletion fails on purpose", cfg.FailCodes...)
 	}
+	// What the status records, and what the config names and carries this
+	// item's label (a job whose result was dropped recorded nothing).
+	var refs []ConfigMapSpec
 	name, _, _ := unstructured.NestedString(di.Object, "status", "providerStatus", "configMap", "name")
 	ns, _, _ := unstructured.NestedString(di.Object, "status", "providerStatus", "configMap", "namespace")
 	if name != "" {
+		refs = append(refs, ConfigMapSpec{Name: name, Namespace: ns})
+	}
+	if cfg.ConfigMap != nil {
+		refs = append(refs, *cfg.ConfigMap)
+	}
+	if len(refs) > 0 {
 		target, err := c.targetClient(ctx, di)
 		if err != nil {
 			return failed(true, "Target", err.Error())
 		}
-		err = target.Resource(configMaps).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return failed(true, "DeleteConfigMap", err.Error())
+		for _, ref := range refs {
+			if err := deleteConfigMap(ctx, target, di.GetName(), ref); err != nil {
+				return failed(true, "DeleteConfigMap", err.Error())
+			}
 		}
 	}
 	for attempt := 0; attempt < 10; attempt++ {
@@ -137,6 +147,26 @@ func (c *Controller) targetClient(ctx context.Context, di *unstructured.Unstruct
 		return nil, fmt.Errorf("target %s: %w", name, err)
 	}
 	return dynamic.NewForConfig(config)
+}
+
+// deleteConfigMap deletes the ConfigMap ref if it is item's.
+func deleteConfigMap(ctx context.Context, target dynamic.Interface, item string, ref ConfigMapSpec) error {
+	res := target.Resource(configMaps).Namespace(ref.Namespace)
+	live, err := res.Get(ctx, ref.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if live.GetLabels()[ItemLabel] != item {
+		return nil
+	}
+	uid := live.GetUID()
+	err = res.Delete(ctx, ref.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 func applyConfigMap(ctx context.Context, target dynamic.Interface, item string, spec ConfigMapSpec) error {
