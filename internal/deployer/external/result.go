@@ -1,0 +1,75 @@
+package external
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// ReasonDeployerFailed is the reason of a job the deployer ended as
+// failed without naming one.
+const ReasonDeployerFailed = "DeployerFailed"
+
+// result turns a finished job into what a built-in deployer returns:
+// Succeeded gives the exports from the export Secret, Failed the
+// deployer's lastError, classified by its codes.
+func (d *Deployer) result(ctx context.Context, obj *unstructured.Unstructured) (deployer.Result, error) {
+	st := statusOf(obj)
+	if st.Phase != phaseSucceeded {
+		return deployer.Result{}, jobError(obj, st)
+	}
+	if st.ExportRef == nil || st.ExportRef.Name == "" {
+		return deployer.Result{}, nil
+	}
+	exports, err := d.readExports(ctx, obj, *st.ExportRef)
+	return deployer.Result{Exports: exports}, err
+}
+
+// jobError is the error of a job that ended in another phase than
+// Succeeded.
+func jobError(obj *unstructured.Unstructured, st itemStatus) error {
+	who := "the deployer"
+	if st.Deployer != nil && st.Deployer.Name != "" {
+		who = fmt.Sprintf("the deployer %q", st.Deployer.Name)
+	}
+	if st.LastError == nil {
+		return failure.NewTransient(ReasonDeployerFailed, fmt.Errorf("%s: %s ended the job in phase %q without an error", describe(obj), who, st.Phase))
+	}
+	reason := st.LastError.Reason
+	if reason == "" {
+		reason = ReasonDeployerFailed
+	}
+	return failure.FromLandscaperCodes(reason, st.LastError.Codes,
+		fmt.Errorf("%s: %s ended the job in phase %q: %s", describe(obj), who, st.Phase, st.LastError))
+}
+
+// readExports reads the exports the deployer wrote into the Secret ref
+// (in the DeployItem's namespace unless it names one): a YAML or JSON
+// object under ExportKey, as Landscaper reads them.
+func (d *Deployer) readExports(ctx context.Context, obj *unstructured.Unstructured, ref objectRef) (map[string]any, error) {
+	ns := ref.Namespace
+	if ns == "" {
+		ns = obj.GetNamespace()
+	}
+	secret, err := d.client.Resource(secrets).Namespace(ns).Get(ctx, ref.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("reading the exports of %s from Secret %s/%s: %w", describe(obj), ns, ref.Name, err)
+	}
+	encoded, _, _ := unstructured.NestedString(secret.Object, "data", ExportKey)
+	raw, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return nil, failure.Terminalf("InvalidExports", "Secret %s/%s: data.%s is not base64", ns, ref.Name, ExportKey)
+	}
+	var exports map[string]any
+	if err := yaml.Unmarshal(raw, &exports); err != nil {
+		return nil, failure.Terminalf("InvalidExports", "Secret %s/%s: data.%s is not an object: %v", ns, ref.Name, ExportKey, err)
+	}
+	return exports, nil
+}

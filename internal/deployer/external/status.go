@@ -1,0 +1,165 @@
+package external
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// itemStatus is the part of a DeployItem's status this side of the
+// contract reads and writes (Landscaper's DeployItemStatus).
+type itemStatus struct {
+	Phase               string          `json:"phase,omitempty"`
+	ObservedGeneration  int64           `json:"observedGeneration"`
+	LastError           *lsError        `json:"lastError,omitempty"`
+	LastReconcileTime   *time.Time      `json:"lastReconcileTime,omitempty"`
+	Deployer            *deployerInfo   `json:"deployer,omitempty"`
+	ProviderStatus      json.RawMessage `json:"providerStatus,omitempty"`
+	ExportRef           *objectRef      `json:"exportRef,omitempty"`
+	JobID               string          `json:"jobID,omitempty"`
+	JobIDFinished       string          `json:"jobIDFinished,omitempty"`
+	JobIDGenerationTime *time.Time      `json:"jobIDGenerationTime,omitempty"`
+	TransitionTimes     *struct {
+		InitTime *time.Time `json:"initTime,omitempty"`
+	} `json:"transitionTimes,omitempty"`
+}
+
+// lsError is Landscaper's Error: what failed, why, and codes that say
+// whether a retry can help.
+type lsError struct {
+	Operation string   `json:"operation"`
+	Reason    string   `json:"reason"`
+	Message   string   `json:"message"`
+	Codes     []string `json:"codes,omitempty"`
+}
+
+func (e *lsError) String() string {
+	s := e.Reason
+	if e.Operation != "" {
+		s = e.Operation + "/" + s
+	}
+	s += ": " + e.Message
+	if len(e.Codes) > 0 {
+		s += " [" + strings.Join(e.Codes, ", ") + "]"
+	}
+	return s
+}
+
+// deployerInfo identifies the deployer that last reconciled an item.
+type deployerInfo struct {
+	Identity string `json:"identity"`
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+}
+
+type objectRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	UID       string `json:"uid,omitempty"`
+}
+
+// Landscaper's deploy item phases that end a job.
+const (
+	phaseSucceeded    = "Succeeded"
+	phaseFailed       = "Failed"
+	phaseDeleteFailed = "DeleteFailed"
+)
+
+// statusOf decodes obj's status; a status that does not decode reads as
+// empty (nothing is known about the job then).
+func statusOf(obj *unstructured.Unstructured) itemStatus {
+	var st itemStatus
+	if raw, ok := obj.Object["status"]; ok {
+		if b, err := json.Marshal(raw); err == nil {
+			_ = json.Unmarshal(b, &st)
+		}
+	}
+	return st
+}
+
+// finished reports whether job has ended on obj: the deployer (or this
+// side, at a timeout or abort) set jobIDFinished to it.
+func (s itemStatus) finished(job string) bool { return s.JobIDFinished == job }
+
+// pickedUp reports whether a deployer has started job, the one this side
+// triggered last: it writes transitionTimes.initTime at the start of
+// every job, and the trigger cleared it. (lastReconcileTime only counts
+// when it is later than the trigger by a whole second, since both are
+// stored with second precision.)
+func (s itemStatus) pickedUp(job string) bool {
+	if s.JobID != job {
+		return false
+	}
+	if s.finished(job) || (s.TransitionTimes != nil && s.TransitionTimes.InitTime != nil) {
+		return true
+	}
+	return s.LastReconcileTime != nil && s.JobIDGenerationTime != nil && s.LastReconcileTime.After(*s.JobIDGenerationTime)
+}
+
+// everReconciled reports whether any deployer ever worked on the item: it
+// then may have deployed something, and only its uninstall removes it.
+func (s itemStatus) everReconciled() bool {
+	return s.LastReconcileTime != nil || (s.Deployer != nil && s.Deployer.Identity != "") || len(s.ProviderStatus) > 0
+}
+
+// StatusAPIVersion is the apiVersion of the provider status this deployer
+// records for an item.
+const StatusAPIVersion = "external.deployer.landscaper-terraform.io/v1alpha1"
+
+// ProviderStatus is what an external item records: where its objects
+// are, and what its deployer reported for the last job.
+type ProviderStatus struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Namespace holds the DeployItem, Target and Context, all named Name.
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	// HasTarget: the item references a Target (it named one).
+	HasTarget bool `json:"hasTarget,omitempty"`
+	// UID is the DeployItem's.
+	UID   string `json:"uid,omitempty"`
+	JobID string `json:"jobID,omitempty"`
+	Phase string `json:"phase,omitempty"`
+	// Deployer is the deployer that reconciled the item last.
+	Deployer *deployerInfo `json:"deployer,omitempty"`
+	// DeployerStatus is the DeployItem's status.providerStatus.
+	DeployerStatus json.RawMessage `json:"deployerStatus,omitempty"`
+	// ExportRef is the Secret the deployer wrote the exports into.
+	ExportRef *objectRef `json:"exportRef,omitempty"`
+}
+
+func decodeStatus(raw json.RawMessage) (*ProviderStatus, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var s ProviderStatus
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("previous provider status cannot be read: %w", err)
+	}
+	if s.APIVersion != StatusAPIVersion {
+		return nil, fmt.Errorf("previous provider status has apiVersion %q, want %q", s.APIVersion, StatusAPIVersion)
+	}
+	return &s, nil
+}
+
+func (s *ProviderStatus) encode() json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// newStatus is the status of an item whose objects are at n.
+func newStatus(n names, hasTarget bool) *ProviderStatus {
+	return &ProviderStatus{APIVersion: StatusAPIVersion, Kind: "ProviderStatus", Namespace: n.namespace, Name: n.object, HasTarget: hasTarget}
+}
+
+// observe records what obj's status says about its last job.
+func (s *ProviderStatus) observe(obj *unstructured.Unstructured) {
+	st := statusOf(obj)
+	s.UID, s.JobID, s.Phase, s.Deployer, s.ExportRef = string(obj.GetUID()), st.JobID, st.Phase, st.Deployer, st.ExportRef
+	if len(st.ProviderStatus) > 0 {
+		s.DeployerStatus = st.ProviderStatus
+	}
+}
