@@ -1,0 +1,90 @@
+package deployer
+
+import (
+	"context"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
+
+// Previewer is a Deployer that can say, without a cluster, what a deploy
+// item's configuration deploys: the objects a plan shows and diffs
+// (package preview). Deployers that deploy no Kubernetes objects may
+// implement it too and describe what they deploy as documents of their
+// own apiVersion and kind; a deployer that does not implement it is shown
+// by its configuration (preview.ConfigObject).
+type Previewer interface {
+	// Preview returns the objects req.Item.Config deploys. It MUST NOT
+	// contact the target cluster and MUST return the same objects for the
+	// same request (values a deployer generates anew at every apply, such
+	// as a chart's random passwords, are replaced by a fixed marker). It
+	// may read what Apply reads besides the cluster (chart archives of a
+	// registry or repository), bounded by ctx. Errors in the
+	// configuration are terminal, like Validate's.
+	Preview(ctx context.Context, req PreviewRequest) (Preview, error)
+}
+
+// Generated replaces, in a preview, a value the deployer makes anew at
+// every apply (a chart's randAlphaNum, uuidv4, genCA …): showing one
+// random draw would change the plan at every run without any change in
+// the configuration.
+const Generated = "(generated at apply)"
+
+// PreviewRequest is one deploy item to preview.
+type PreviewRequest struct {
+	// Item is the item as Apply would get it, except that Target is only
+	// what the plan knows (it may be nil) and is never contacted;
+	// ProviderStatus is the last apply's (nil for a new item).
+	Item Item
+	// Capabilities are what the item's cluster offered at the last apply
+	// (CapabilitiesReader); nil: the deployer's defaults.
+	Capabilities *Capabilities
+}
+
+// Preview is what an item deploys.
+type Preview struct {
+	Objects []PreviewObject
+}
+
+// PreviewObject is one object an item deploys.
+type PreviewObject struct {
+	// Object is the object as the deployer sends it, without the
+	// bookkeeping labels and annotations it adds to everything (owner,
+	// instance, part-of): those never differ between two plans of an
+	// item. It has apiVersion, kind and metadata.name.
+	Object map[string]any
+	// Note says how the deployer treats the object when that is not
+	// plainly "create, update, delete" ("policy: keep", "helm hook:
+	// pre-install"); "" otherwise.
+	Note string
+}
+
+// Capabilities are what a cluster offers to templates that ask (Helm's
+// .Capabilities): the Kubernetes version and the API versions it serves.
+// A plan renders with the capabilities recorded at the last apply, since
+// it may not contact the cluster.
+type Capabilities struct {
+	// KubeVersion is the API server's git version, e.g. "v1.31.2";
+	// KubeMajor and KubeMinor are its major and minor version as the
+	// server reports them (a minor may read "31+").
+	KubeVersion string `json:"kubeVersion"`
+	KubeMajor   string `json:"kubeMajor,omitempty"`
+	KubeMinor   string `json:"kubeMinor,omitempty"`
+	// APIVersions are "group/version" and "group/version/Kind" strings as
+	// Helm lists them ("v1", "apps/v1", "apps/v1/Deployment"), sorted.
+	APIVersions []string `json:"apiVersions"`
+}
+
+// CapabilitiesReader is a Deployer that can read a target cluster's
+// Capabilities after an apply, so the provider can record them for the
+// next plan's previews. It reads from the deployer's shared discovery
+// cache, which the apply just filled.
+type CapabilitiesReader interface {
+	Capabilities(ctx context.Context, target *api.Target) (*Capabilities, error)
+}
+
+// Previewer returns the deployer of itemType when it implements
+// Previewer; false for an unknown type or a deployer that cannot preview.
+func (r *Registry) Previewer(itemType string) (Previewer, bool) {
+	p, ok := r.byType[itemType].(Previewer)
+	return p, ok
+}

@@ -1,0 +1,285 @@
+package preview
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+)
+
+// Renderer turns deploy items' objects into their canonical text. The
+// same objects, sensitive values and recorded marks always give the same
+// bytes. It is safe for concurrent use.
+type Renderer struct {
+	masker masker
+}
+
+// NewRenderer returns a renderer that masks with marks (nil: fresh marks
+// without a key) and sensitive (nil: none registered).
+func NewRenderer(marks *Marks, sensitive *Sensitive) *Renderer {
+	if marks == nil {
+		marks = NewMarks(nil, nil)
+	}
+	return &Renderer{masker: masker{marks: marks, sensitive: sensitive}}
+}
+
+// Item returns the canonical text of each of an item's objects by Key. Two
+// objects with one ref (a hook and a manifest of the same name) get keys
+// " (2)", " (3)" … in the deployer's order.
+func (r *Renderer) Item(itemID string, objs []deployer.PreviewObject) (map[string]string, error) {
+	out := make(map[string]string, len(objs))
+	for i, o := range objs {
+		ref, err := refOf(o.Object)
+		if err != nil {
+			return nil, fmt.Errorf("deploy item %s: object %d: %w", itemID, i, err)
+		}
+		key := Key(itemID, ref)
+		for n := 2; ; n++ {
+			if _, dup := out[key]; !dup {
+				break
+			}
+			key = Key(itemID, ref) + " (" + strconv.Itoa(n) + ")"
+		}
+		text, err := r.object(key, ref, o)
+		if err != nil {
+			return nil, fmt.Errorf("deploy item %s: %s: %w", itemID, ref, err)
+		}
+		out[key] = text
+	}
+	return out, nil
+}
+
+// Join joins texts (as Item returns them) into one multi-document YAML
+// stream in key order, each document headed by a comment with its key
+// less prefix: Join(ItemPrefix(id), texts) is one item's text, whose
+// headers name the objects; Join("", texts) a whole landscape's.
+func Join(prefix string, texts map[string]string) string {
+	keys := make([]string, 0, len(texts))
+	size := 0
+	for k, v := range texts {
+		keys = append(keys, k)
+		size += len(k) + len(v) + 7
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.Grow(size)
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString("# " + strings.TrimPrefix(k, prefix) + "\n")
+		b.WriteString(texts[k])
+	}
+	return b.String()
+}
+
+// MaxObjectText bounds one object's text. A larger object (a chart's
+// bundle of CRDs) would make the state grow by its size at every item
+// that deploys it; it is shown by its header and a digest of its masked
+// text instead, so the plan still says that it changes.
+const MaxObjectText = 256 << 10
+
+// summary is the text of an object larger than MaxObjectText.
+func summary(note string, ref Ref, text string) string {
+	sum := sha256.Sum256([]byte(text))
+	var b strings.Builder
+	for _, line := range strings.Split(note, "\n") {
+		if line != "" {
+			b.WriteString("# " + line + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "apiVersion: %s\nkind: %s\nmetadata:\n  name: %s\n", ref.APIVersion, ref.Kind, ref.Name)
+	if ref.Namespace != "" {
+		fmt.Fprintf(&b, "  namespace: %s\n", ref.Namespace)
+	}
+	fmt.Fprintf(&b, "# %d bytes, too large to show field by field; SHA-256 of the masked text: %s\n", len(text), hex.EncodeToString(sum[:]))
+	return b.String()
+}
+
+// object is one object's canonical YAML: its note as a comment, then
+// apiVersion, kind, metadata (name, namespace, labels, annotations, the
+// rest by name), then the other fields by name; below that, maps by key,
+// except that "name" leads in maps that are list items (containers,
+// ports …). Multi-line strings are literal blocks, so a plan diffs them
+// line by line.
+func (r *Renderer) object(key string, ref Ref, o deployer.PreviewObject) (string, error) {
+	obj, err := normalize(o.Object)
+	if err != nil {
+		return "", err
+	}
+	e := &encoder{m: &r.masker, key: key}
+	if isSecret(ref) {
+		e.secret = secretData(obj)
+	}
+	root := e.node(obj, nil, levelTop)
+	var buf bytes.Buffer
+	for _, line := range strings.Split(o.Note, "\n") {
+		if line != "" {
+			buf.WriteString("# " + line + "\n")
+		}
+	}
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return "", err
+	}
+	if err := enc.Close(); err != nil {
+		return "", err
+	}
+	if buf.Len() > MaxObjectText {
+		return summary(o.Note, ref, buf.String()), nil
+	}
+	return buf.String(), nil
+}
+
+// level says which ordering a map gets.
+type level int
+
+const (
+	levelTop level = iota
+	levelMetadata
+	levelListItem
+	levelOther
+)
+
+// leading are the keys that come first, in this order, at each level.
+var leading = map[level][]string{
+	levelTop:      {"apiVersion", "kind", "metadata"},
+	levelMetadata: {"name", "namespace", "labels", "annotations"},
+	levelListItem: {"name"},
+}
+
+// encoder builds one object's YAML node tree, masking as it goes.
+type encoder struct {
+	m      *masker
+	key    string
+	secret map[string]string // a Secret's plain data by key; nil for other objects
+}
+
+func (e *encoder) loc(path []string) string { return e.key + "\x00" + strings.Join(path, "\x00") }
+
+func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
+	switch x := v.(type) {
+	case map[string]any:
+		return e.mapping(x, path, lvl)
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i, item := range x {
+			n.Content = append(n.Content, e.node(item, append(path[:len(path):len(path)], strconv.Itoa(i)), levelListItem))
+		}
+		return n
+	case string:
+		return e.str(x, path)
+	case json.Number:
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: x.String()}
+	case int:
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.Itoa(x)}
+	case int64:
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(x, 10)}
+	case float64:
+		b, err := json.Marshal(x) // JSON's form, so 3.0 reads as 3 like json.Number("3")
+		if err != nil {
+			return e.plain(fmt.Sprint(x)) // NaN or Inf: never from decoded JSON or YAML
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(b)}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(x)}
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: "null"}
+	}
+	return e.str(fmt.Sprint(v), path) // normalize leaves nothing else (plainJSON)
+}
+
+func (e *encoder) mapping(m map[string]any, path []string, lvl level) *yaml.Node {
+	if lvl == levelTop && e.secret != nil {
+		m = secretMasked(m, e.secret)
+	}
+	first := leading[lvl]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := rank(first, keys[i]), rank(first, keys[j])
+		if pi != pj {
+			return pi < pj
+		}
+		return keys[i] < keys[j]
+	})
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, k := range keys {
+		childLevel := levelOther
+		if lvl == levelTop && k == "metadata" {
+			childLevel = levelMetadata
+		}
+		p := append(path[:len(path):len(path)], k)
+		var value *yaml.Node
+		switch {
+		case e.secret != nil && lvl == levelTop && k == "data":
+			value = e.secretData(p)
+		case e.secret != nil && len(p) == 3 && p[0] == "metadata" && p[1] == "annotations" && k == lastApplied:
+			value = e.plain(e.m.marks.Marker(e.loc(p), fmt.Sprint(m[k])))
+		default:
+			value = e.node(m[k], p, childLevel)
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, value)
+	}
+	return n
+}
+
+// secretData is a Secret's data: each key with its value's marker.
+func (e *encoder) secretData(path []string) *yaml.Node {
+	keys := make([]string, 0, len(e.secret))
+	for k := range e.secret {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, k := range keys {
+		marker := e.m.secretValue(e.loc(append(path[:len(path):len(path)], k)), e.secret[k])
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, e.plain(marker))
+	}
+	return n
+}
+
+// secretMasked is a Secret's top level with data present whenever the
+// Secret has any (stringData was folded into it).
+func secretMasked(m map[string]any, plain map[string]string) map[string]any {
+	if len(plain) > 0 {
+		if _, ok := m["data"]; !ok {
+			m["data"] = map[string]any{}
+		}
+	}
+	return m
+}
+
+func (e *encoder) str(s string, path []string) *yaml.Node {
+	return e.plain(e.m.text(e.loc(path), s))
+}
+
+// plain is a string scalar: quoted where YAML would read it as another
+// type, a literal block when it has several lines.
+func (e *encoder) plain(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.Contains(s, "\n") {
+		n.Style = yaml.LiteralStyle
+	}
+	return n
+}
+
+func rank(first []string, k string) int {
+	for i, f := range first {
+		if f == k {
+			return i
+		}
+	}
+	return len(first)
+}
