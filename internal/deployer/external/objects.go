@@ -10,7 +10,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -90,18 +89,18 @@ func nameFor(itemID string) string {
 	if prefix == "" {
 		prefix = "item"
 	}
-	return prefix + "-" + manifest.OwnerValue(itemID)[:16]
+	return prefix + "-" + deployer.OwnerValue(itemID)[:16]
 }
 
 // ownerMeta stamps the ownership labels the built-in deployers use on m
 // (an object's metadata map).
 func ownerMeta(item deployer.Item, m map[string]any) {
-	labels := map[string]any{manifest.OwnerLabel: manifest.OwnerValue(item.ID)}
+	labels := map[string]any{deployer.OwnerLabel: deployer.OwnerValue(item.ID)}
 	if item.Instance != "" {
-		labels[manifest.InstanceLabel] = item.Instance
+		labels[deployer.InstanceLabel] = item.Instance
 	}
 	merge(m, "labels", labels)
-	merge(m, "annotations", map[string]any{manifest.OwnerAnnotation: item.ID})
+	merge(m, "annotations", map[string]any{deployer.OwnerAnnotation: item.ID})
 }
 
 func merge(m map[string]any, field string, values map[string]any) {
@@ -214,9 +213,9 @@ func ownershipOf(live *unstructured.Unstructured, item deployer.Item) ownership 
 	switch {
 	case live == nil:
 		return notFound
-	case live.GetLabels()[manifest.OwnerLabel] != manifest.OwnerValue(item.ID):
+	case live.GetLabels()[deployer.OwnerLabel] != deployer.OwnerValue(item.ID):
 		return foreign
-	case deployer.AdoptedBy(live.GetLabels()[manifest.InstanceLabel], item.Instance):
+	case deployer.AdoptedBy(live.GetLabels()[deployer.InstanceLabel], item.Instance):
 		return adopted
 	}
 	return owned

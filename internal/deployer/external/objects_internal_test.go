@@ -11,7 +11,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -73,9 +72,9 @@ func TestDeployItemObject(t *testing.T) {
 		"spec.target.name": n.object, "spec.target.namespace": "ls",
 		"metadata.annotations." + AnnotationDeployerType:   item.Type,
 		"metadata.annotations." + AnnotationTargetName:     n.object,
-		"metadata.labels." + manifest.OwnerLabel:           manifest.OwnerValue(item.ID),
-		"metadata.labels." + manifest.InstanceLabel:        item.Instance,
-		"metadata.annotations." + manifest.OwnerAnnotation: item.ID,
+		"metadata.labels." + deployer.OwnerLabel:           deployer.OwnerValue(item.ID),
+		"metadata.labels." + deployer.InstanceLabel:        item.Instance,
+		"metadata.annotations." + deployer.OwnerAnnotation: item.ID,
 	}
 	for path, v := range want {
 		got, _, _ := unstructured.NestedString(obj.Object, strings.SplitN(path, ".", 3)...)
@@ -106,7 +105,7 @@ func TestTargetObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	if obj.GetLabels()["env"] != "fenced" || obj.GetAnnotations()["landscaper.gardener.cloud/environment"] != "dc1" ||
-		obj.GetLabels()[manifest.OwnerLabel] == "" {
+		obj.GetLabels()[deployer.OwnerLabel] == "" {
 		t.Errorf("metadata = %v / %v", obj.GetLabels(), obj.GetAnnotations())
 	}
 	if kc, _, _ := unstructured.NestedString(obj.Object, "spec", "config", "kubeconfig"); kc != "apiVersion: v1" {

@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -33,7 +32,7 @@ func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Ite
 	}
 	if ownershipOf(live, item) == foreign {
 		return nil, failure.Terminalf("NotOwned", "%s exists and does not belong to deploy item %q (label %s differs); it is left alone",
-			describe(obj), item.ID, manifest.OwnerLabel)
+			describe(obj), item.ID, deployer.OwnerLabel)
 	}
 	return live, nil
 }

@@ -45,7 +45,7 @@ func PreviewObjects(desired []*Desired) []deployer.PreviewObject {
 // unbook removes what DecodeManifests adds to every object.
 func unbook(o *unstructured.Unstructured) {
 	if l := o.GetLabels(); l != nil {
-		delete(l, OwnerLabel)
+		delete(l, deployer.OwnerLabel)
 		if len(l) == 0 {
 			unstructured.RemoveNestedField(o.Object, "metadata", "labels")
 		} else {
@@ -53,7 +53,7 @@ func unbook(o *unstructured.Unstructured) {
 		}
 	}
 	if a := o.GetAnnotations(); a != nil {
-		delete(a, OwnerAnnotation)
+		delete(a, deployer.OwnerAnnotation)
 		if len(a) == 0 {
 			unstructured.RemoveNestedField(o.Object, "metadata", "annotations")
 		} else {
