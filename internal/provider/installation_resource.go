@@ -56,7 +56,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
@@ -76,7 +76,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
@@ -85,6 +85,8 @@ type jobOutput struct {
 	private privateSetter
 	diags   *diag.Diagnostics
 	hashKey configHashKey
+	// config holds the write-only values the job renders with (withWriteOnly).
+	config tfsdk.Config
 }
 
 // runJob runs one install job bounded by timeout and records its outcome,
@@ -92,7 +94,9 @@ type jobOutput struct {
 func (r *installationResource) runJob(ctx context.Context, plan installationModel, prev []byte, instance string, timeout time.Duration, out jobOutput) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	outcome, err := r.data.apply(ctx, plan, prev, instance)
+	spec, d := withWriteOnly(ctx, plan, out.config)
+	out.diags.Append(d...)
+	outcome, err := r.data.apply(ctx, spec, prev, instance)
 	if outcome == nil { // nothing ran: the configuration could not even be read
 		addError(out.diags, r.data.security, "Cannot Install", err)
 		return
