@@ -138,8 +138,11 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 		addWarning(&resp.Diagnostics, r.data.security, "Drift Not Checked", err)
 		drifted = nil
 	}
+	// A repair outside the resource (landscaper_reconcile, by hand)
+	// ends what an earlier refresh found drifted.
+	cleared := err == nil && clearRepaired(&state, drifted, &resp.Diagnostics)
 	if len(drifted) == 0 {
-		if rekeyed {
+		if rekeyed || cleared {
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		}
 		return
