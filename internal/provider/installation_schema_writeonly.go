@@ -34,7 +34,7 @@ func writeOnlyImportAttributes() map[string]schema.Attribute {
 				"configuration held one are therefore not checked for drift. Terraform does not compare write-only values " +
 				"with anything stored, so change `data_wo_version` to run a job with new values (a changed value that changes " +
 				"the rendered deploy items or the imports hash shows in the plan as well). The names must differ from those " +
-				"of `data`, `secrets` and `config_maps`."},
+				"of `data`."},
 		"data_wo_version": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "Any number; changing it runs a job with the current `data_wo` (the Terraform convention " +
 				"for write-only values)."},
