@@ -47,6 +47,9 @@ type parent struct {
 	recorded []Item
 	created  bool // this job wrote it, so it must keep it current
 	foreign  bool // a newer instance owns it: never written or deleted
+	// ignored says why the Secret of the parent's name was not used
+	// (fetch); "" when it was, or there was none.
+	ignored string
 
 	mu      sync.Mutex
 	items   map[string]entry
@@ -95,19 +98,20 @@ func (p *parent) open(ctx context.Context, create bool) error {
 	p.openOnce.Lock()
 	defer p.openOnce.Unlock()
 	if !p.opened {
-		rec, owner, found, err := fetch(ctx, p.client, p.namespace, p.name)
+		f, err := fetch(ctx, p.client, p.namespace, p.name, p.root)
 		if err != nil {
 			return err
 		}
-		if found {
-			p.found, p.recorded = true, rec.Items
+		p.ignored = f.ignored
+		if f.exists && f.ignored == "" {
+			p.found, p.recorded = true, f.rec.Items
 			p.mu.Lock()
-			for _, it := range rec.Items {
+			for _, it := range f.rec.Items {
 				if e, err := newEntry(it); err == nil {
 					p.items[it.ID] = e
 				}
 			}
-			p.foreign = !create && deployer.AdoptedBy(owner, p.instance)
+			p.foreign = !create && deployer.AdoptedBy(f.instance, p.instance)
 			p.mu.Unlock()
 		}
 		p.opened = true

@@ -93,6 +93,9 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	outcome, err := r.data.apply(ctx, plan, prev, instance)
+	if outcome != nil {
+		warnIgnoredInventories(out.diags, r.data.security, outcome.ignored)
+	}
 	if outcome == nil { // nothing ran: the configuration could not even be read
 		addError(out.diags, r.data.security, "Cannot Install", err)
 		return
@@ -163,7 +166,8 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, err := r.data.delete(ctx, state, snap, instance)
+	out, ignored, err := r.data.delete(ctx, state, snap, instance)
+	warnIgnoredInventories(&resp.Diagnostics, r.data.security, ignored)
 	if err == nil {
 		return
 	}

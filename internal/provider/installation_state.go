@@ -39,6 +39,9 @@ type installationOutcome struct {
 	exports       map[string]any
 	targetExports map[string]string
 	items         []deployItemRow
+	// ignored are the inventory Secrets the job did not use
+	// (instance.Applied.Ignored), for a warning.
+	ignored []string
 }
 
 // deployItemRow is one deploy item, as the engine and the rendered

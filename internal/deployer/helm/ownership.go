@@ -28,7 +28,7 @@ type releaseOwner struct {
 
 func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
 	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
-	if prev.Release != nil {
+	if prev.Release != nil && !item.Rebuilt { // a rebuilt revision proves nothing: anyone could have recorded it
 		o.recorded = prev.Release.Revision
 	}
 	return o
