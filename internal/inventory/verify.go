@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -36,8 +37,9 @@ type parentRead struct {
 	rec Record
 	// instance is the instance label of the Secret (the record's owner).
 	instance string
-	// exists: there is a Secret of the parent's name.
+	// exists: there is a Secret of the parent's name, with this UID.
 	exists bool
+	uid    types.UID
 	// ignored says why that Secret is not this installation's parent;
 	// "" when it is. An ignored parent records nothing.
 	ignored string
@@ -54,9 +56,9 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 	}
 	var s corev1.Secret
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
-		return parentRead{exists: true, ignored: "it is not a Secret: " + err.Error()}, nil
+		return parentRead{exists: true, uid: u.GetUID(), ignored: "it is not a Secret: " + err.Error()}, nil
 	}
-	f := parentRead{exists: true, instance: s.Labels[deployer.InstanceLabel]}
+	f := parentRead{exists: true, uid: s.UID, instance: s.Labels[deployer.InstanceLabel]}
 	if why := foreignSecret(&s, root); why != "" {
 		f.ignored = why
 		return f, nil
@@ -127,4 +129,18 @@ func ignoredMessage(namespace, name, why string) string {
 		"It was ignored: nothing it lists was rebuilt or deleted. An apply that deploys to the cluster replaces it with "+
 		"the installation's own record; if someone planted it, find out who may write Secrets in that namespace.",
 		namespace, name, why)
+}
+
+// replaceIgnored deletes the Secret of uid that holds the parent's name
+// but was ignored, before the parent is first written: writing over it
+// would keep what it holds besides the record (labels, annotations, other
+// keys), and a Secret of another type cannot be changed into a parent.
+// The name is this installation's (ParentName); nothing the Secret
+// listed is acted on.
+func (p *parent) replaceIgnored(ctx context.Context, uid types.UID) error {
+	err := p.client.Delete(ctx, p.name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("replacing the Secret %s/%s, which is not this installation's inventory: %w", p.namespace, p.name, err)
+	}
+	return nil
 }

@@ -195,3 +195,28 @@ func TestContent_RefusesRecordsBeyondTheBound(t *testing.T) {
 }
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// A job that deploys to the cluster replaces a planted Secret with the
+// installation's own parent (a Secret of another type cannot be turned
+// into one, and writing over it would keep what else it holds), and
+// starts from nothing it listed.
+func TestParent_ReplacesAPlantedSecret(t *testing.T) {
+	planted := plantedParent(t, func(s *corev1.Secret, _ *Record) {
+		s.Type, s.Labels, s.Annotations = corev1.SecretTypeOpaque, map[string]string{"planted": "yes"}, nil
+	})
+	store := &slowSecrets{stored: planted}
+	p := newParentIn(store, "ns", "root", "instance-2")
+	if err := p.open(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	p.put(recordedItem("root/a", "t", `{}`))
+	if err := p.close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if store.deletes != 1 || store.stored == nil || store.stored.GetLabels()["planted"] != "" {
+		t.Fatalf("the planted Secret was not replaced: %d deletes, now %v", store.deletes, store.stored)
+	}
+	if rec := store.record(t); rec.Instance != "instance-2" || len(rec.Items) != 1 || rec.Items[0].ID != "root/a" {
+		t.Fatalf("the parent records %+v, want instance-2's item root/a alone", rec)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -47,9 +48,10 @@ type parent struct {
 	recorded []Item
 	created  bool // this job wrote it, so it must keep it current
 	foreign  bool // a newer instance owns it: never written or deleted
-	// ignored says why the Secret of the parent's name was not used
-	// (fetch); "" when it was, or there was none.
-	ignored string
+	// ignored says why the Secret of the parent's name (of ignoredUID)
+	// was not used (fetch); "" when it was, or there was none.
+	ignored    string
+	ignoredUID types.UID
 
 	mu      sync.Mutex
 	items   map[string]entry
@@ -102,7 +104,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 		if err != nil {
 			return err
 		}
-		p.ignored = f.ignored
+		p.ignored, p.ignoredUID = f.ignored, f.uid
 		if f.exists && f.ignored == "" {
 			p.found, p.recorded = true, f.rec.Items
 			p.mu.Lock()
@@ -118,6 +120,11 @@ func (p *parent) open(ctx context.Context, create bool) error {
 	}
 	if !create || p.created {
 		return nil
+	}
+	if p.ignored != "" {
+		if err := p.replaceIgnored(ctx, p.ignoredUID); err != nil {
+			return err
+		}
 	}
 	p.mu.Lock()
 	p.foreign = false // applying adopts the inventory, as it adopts the objects

@@ -140,13 +140,27 @@ func dataObjectDoc(u *unstructured.Unstructured) map[string]any {
 		"metadata": userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()), "data": dataOf(u)}
 }
 
+// targetDoc is a Target as a user keeps it, with the labels that say an
+// installation exported it (labelDOSourceType "export", labelDOSource
+// "Inst.<name>"): a blueprint wrote its config, so the provider trusts
+// its kubeconfig no more than a blueprint's (docs/guides/security.md).
 func targetDoc(t *api.Target) map[string]any {
 	spec := map[string]any{"type": t.Spec.Type}
 	if len(t.Spec.Config) > 0 {
 		spec["config"] = t.Spec.Config
 	}
-	return map[string]any{"apiVersion": APIVersion, "kind": "Target",
-		"metadata": userMeta(t.Metadata.Name, t.Metadata.Namespace, t.Metadata.Labels, t.Metadata.Annotations), "spec": spec}
+	meta := userMeta(t.Metadata.Name, t.Metadata.Namespace, t.Metadata.Labels, t.Metadata.Annotations)
+	for _, k := range []string{labelDOSourceType, labelDOSource} {
+		if v, ok := t.Metadata.Labels[k]; ok {
+			labels, _ := meta["labels"].(map[string]string)
+			if labels == nil {
+				labels = map[string]string{}
+				meta["labels"] = labels
+			}
+			labels[k] = v
+		}
+	}
+	return map[string]any{"apiVersion": APIVersion, "kind": "Target", "metadata": meta, "spec": spec}
 }
 
 // contextDoc is a Context with every field but the server's metadata.

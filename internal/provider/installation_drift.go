@@ -24,7 +24,7 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	if err != nil || snap.Empty() {
 		return nil, nil, err
 	}
-	d.security.trustSnapshot(snap)
+	d.security.trustSnapshot(m, snap)
 	d.security.learnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component

@@ -76,7 +76,7 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 			return nil, ignored, err
 		}
 	}
-	d.security.trustSnapshot(prev)
+	d.security.trustSnapshot(m, prev)
 	d.security.learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	snap, err := d.instances(ctx).Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
@@ -105,6 +105,7 @@ func (d *providerData) taintedState(ctx context.Context, m installationModel) (*
 		// read any more must not block the replacement.
 		return nil, "", nil, fmt.Errorf("reading the target imports of the failed installation %s from its state: %w", rootName(m), err)
 	}
+	d.security.trustImports(ctx, hcl, imports) // the inventory is read through them
 	inst := m.JobID.ValueString()
 	snap, ignored, err := d.instances(ctx).Recorded(ctx, rootName(m), inst, instance.Targets(imports))
 	return snap, inst, ignored, err
