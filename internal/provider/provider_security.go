@@ -36,10 +36,13 @@ func securityAttributes() map[string]schema.Attribute {
 	d := template.DefaultLimits()
 	return map[string]schema.Attribute{
 		"allow_exec_in_blueprint_targets": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Let kubeconfigs that did not come from this configuration — targets a blueprint exports or builds " +
-				"from data — use `exec`, `auth-provider`, token/certificate/key files or `proxy-url`. Off by default: such a " +
-				"kubeconfig could run any program on the machine running Terraform. Kubeconfigs given in the configuration " +
-				"(`landscaper_target.kubeconfig`, `imports.targets`) may always use them."},
+			MarkdownDescription: "Let kubeconfigs that are not the configuration's own use `exec`, `auth-provider`, " +
+				"token/certificate/key files or `proxy-url`: targets a blueprint exports or builds from data, Landscaper Targets " +
+				"labeled as exported by an installation (`data.landscaper.gardener.cloud/sourceType: export`), and Targets read " +
+				"from the host cluster (a `manifest`'s Targets that `manifest_objects` lacks, a migration's). Off by default: such " +
+				"a kubeconfig could run any program on the machine running Terraform. Targets written in the configuration " +
+				"(`landscaper_target`, `imports.targets`, `target_lists`, `target_maps`, the Targets of `manifest_objects`) may " +
+				"always use them; to trust single Targets of the host cluster, name them in `trusted_host_targets`."},
 		"render_limits": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "Bounds for rendering one template execution of a blueprint. Blueprints are untrusted code " +
 				"rendered at plan; a template exceeding a bound fails with a diagnostic naming it. The defaults are far above " +
