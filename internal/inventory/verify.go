@@ -56,7 +56,7 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 	}
 	var s corev1.Secret
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
-		return parentRead{exists: true, uid: u.GetUID(), ignored: "it is not a Secret: " + err.Error()}, nil
+		return parentRead{exists: true, uid: u.GetUID(), ignored: "it is not a Secret: " + err.Error()}, nil //nolint:nilerr // ignored and reported, not a failure
 	}
 	f := parentRead{exists: true, uid: s.UID, instance: s.Labels[deployer.InstanceLabel]}
 	if why := foreignSecret(&s, root); why != "" {
@@ -69,7 +69,7 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 		return f, err
 	case err != nil:
 		f.ignored = "its record cannot be read: " + err.Error()
-		return f, nil
+		return f, nil //nolint:nilerr // ignored and reported, not a failure
 	}
 	if why := foreignRecord(rec, f.instance, root); why != "" {
 		f.ignored = why
