@@ -152,7 +152,7 @@ func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deploy
 	if !ok {
 		return deployer.Result{}, failure.Terminalf("AdoptUnsupported", "deploy items of type %s cannot be taken over from Landscaper (%s)", item.Type, di.ObjectRef)
 	}
-	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, ProviderStatus: di.ProviderStatus})
+	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, ProviderStatus: di.ProviderStatus, Config: di.Config})
 	if err != nil {
 		return deployer.Result{}, err
 	}
