@@ -344,7 +344,9 @@ resource "landscaper_target" "apps_secret" {
 // installations and was uninstalled with its CRDs), the plan is empty.
 func (e *recordedEnv) withoutLandscaper(t *testing.T, w *cliWorkspace, generated string, before map[string]deployedObject) {
 	w.write(e.endStateHCL(t, w, generated))
-	w.mustRun("apply", "-auto-approve", "-input=false")
+	if out := w.mustRun("apply", "-auto-approve", "-input=false"); len(providerWarnings(out)) > 0 {
+		t.Errorf("the apply of the end state warns: %v", providerWarnings(out))
+	}
 	e.sameUIDs("the apply of the end state", before)
 	// That apply is the first job of catalog and orders: it takes their
 	// objects over (ownership labels, inventory), as every job does.

@@ -244,13 +244,19 @@ func landscaperGVR(resource string) schema.GroupVersionResource {
 
 // exported writes the host objects named ("dataobjects/x", "contexts/y")
 // into file in the workspace as `kubectl get -o yaml` prints each —
-// status, server metadata and all —, as the guide has the user do.
+// status, server metadata and all —, as the guide has the user do, and
+// as it says deletes a Context's registryPullSecrets and configurations.
 func (e *recordedEnv) exported(w *cliWorkspace, file string, objects ...string) {
 	e.t.Helper()
 	var docs []string
 	for _, ref := range objects {
 		resource, name, _ := strings.Cut(ref, "/")
-		b, err := yaml.Marshal(e.get(resource, name).Object)
+		o := e.get(resource, name)
+		if resource == "contexts" {
+			delete(o.Object, "registryPullSecrets")
+			delete(o.Object, "configurations")
+		}
+		b, err := yaml.Marshal(o.Object)
 		if err != nil {
 			e.t.Fatal(err)
 		}
