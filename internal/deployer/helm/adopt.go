@@ -108,8 +108,8 @@ func sameDeployment(cfg *ProviderConfiguration, from deployer.Landscaped) error 
 	return nil
 }
 
-func deploymentKind(real bool) string {
-	if real {
+func deploymentKind(asRelease bool) string {
+	if asRelease {
 		return "as a Helm release"
 	}
 	return "as plain manifests (helmDeployment: false)"

@@ -64,9 +64,9 @@ data:
 `})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, real := range []bool{true, false} {
-		name := map[bool]string{true: "release", false: "rendered"}[real]
-		item := helmItem(t, "block-"+name, helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": name, "helmDeployment": real}))
+	for _, asRelease := range []bool{true, false} {
+		name := map[bool]string{true: "release", false: "rendered"}[asRelease]
+		item := helmItem(t, "block-"+name, helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": name, "helmDeployment": asRelease}))
 		res, err := d.Apply(ctx, item)
 		if err != nil {
 			t.Fatal(err)
