@@ -120,7 +120,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 		return status, err
 	}
 	status.ManagedResources = managedOf(objs)
-	status.Release.Revision = rel.Version
+	status.Release.Revision, status.Release.FirstDeployed = rel.Version, firstDeployedOf(rel)
 	status.Hash = hash
 	return status, session.WaitReady(ctx, objs, cfg.ReadinessChecks, nil)
 }
@@ -256,7 +256,10 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 			return nil, err
 		}
 		if !r.owner.mayUninstall(last) {
-			return nil, nil // not this item's (any more): never uninstalled
+			// Never uninstalled: not this item's (any more). That is
+			// only an error when this item deployed (or adopted) a
+			// release of that name: then it is left behind.
+			return nil, r.owner.leftBehind(last, rel.Revision)
 		}
 		objs, err := r.deletedByUninstall()
 		if err != nil {
