@@ -118,7 +118,7 @@ func TestLoadChart_RepositoryCredentials(t *testing.T) {
 	var unauthorized atomic.Int32
 	srv := loopbackServer(t, guardedRepo(t, authChart(t), &unauthorized), false)
 	sources := map[string]Chart{
-		"helmChartRepo":  {HelmChartRepo: &HelmChartRepo{URL: srv.URL + "/repo", Name: "guarded", Version: "0.2.0"}},
+		"helmChartRepo": {HelmChartRepo: &HelmChartRepo{URL: srv.URL + "/repo", Name: "guarded", Version: "0.2.0"}},
 		"archive.remote": {Archive: &Archive{Remote: &struct {
 			URL string `json:"url"`
 		}{URL: srv.URL + "/archive/guarded.tgz"}}},
