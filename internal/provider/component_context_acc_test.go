@@ -26,7 +26,8 @@ var (
 	contextResource = schema.GroupVersionResource{Group: "landscaper.gardener.cloud", Version: "v1alpha1", Resource: "contexts"}
 )
 
-// An installation names a Landscaper Context on the host cluster: its
+// An installation names a Landscaper Context on the host cluster (or names
+// none and gets its namespace's default Context, when there is one): its
 // repositoryContext locates the component version (the installation
 // names none), and its registry pull secret holds the only credentials of
 // the registry (the provider block has none), used at plan for the
@@ -85,6 +86,29 @@ resource "landscaper_installation" "app" {
 }
 `, e.namespace, contextLine)
 	}
+	manifestForm := fmt.Sprintf(`
+resource "landscaper_installation" "app" {
+  name      = "app"
+  namespace = %[1]q
+  manifest = yamlencode({
+    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "Installation", metadata = { name = "app" }
+    spec = {
+      componentDescriptor = { ref = { componentName = "example.com/app", version = "1.0.0" } }
+      blueprint           = { ref = { resourceName = "blueprint" } }
+      imports = {
+        targets = [{ name = "cluster", target = "cluster" }]
+        data    = [{ name = "namespace", dataRef = "ns" }, { name = "settings", dataRef = "settings" }]
+      }
+    }
+  })
+  manifest_objects = join("\n---\n", [
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "Target", metadata = { name = "cluster" },
+    spec = { type = "landscaper.gardener.cloud/kubernetes-cluster", config = { kubeconfig = file(%[2]q) } } }),
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[1]q }),
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "settings" }, data = { greeting = "manifest" } }),
+  ])
+}
+`, e.namespace, localcluster.KubeconfigPath(t))
 	inst := "landscaper_installation.app"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
@@ -107,6 +131,31 @@ resource "landscaper_installation" "app" {
 					resource.TestCheckResourceAttr(inst, "component_digests.%", "3"),
 					e.configMapData("lib-chart", map[string]string{"greeting": "hello", "component": "example.com/app"}),
 					e.configMapData("app-chart", map[string]string{"greeting": "hello", "component": "example.com/app"}),
+				),
+			},
+			{
+				// context unset is the namespace's default Context, as in
+				// Landscaper: the same Context as `default` gives the same.
+				PreConfig: func() {
+					lsContext.SetName("default")
+					lsContext.SetResourceVersion("")
+					if _, err := dyn.Resource(contextResource).Namespace(e.namespace).Create(ctx, lsContext, metav1.CreateOptions{}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: provider + installation(""),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
+					resource.TestCheckNoResourceAttr(inst, "context"),
+					e.configMapData("app-chart", map[string]string{"greeting": "hello", "component": "example.com/app"}),
+				),
+			},
+			{
+				// So does the manifest form: no spec.context, no repositoryContext.
+				Config: provider + manifestForm,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
+					e.configMapData("app-chart", map[string]string{"greeting": "manifest", "component": "example.com/app"}),
 				),
 			},
 		},
