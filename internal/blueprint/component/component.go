@@ -23,6 +23,10 @@ type Component struct {
 	// Definition is how the installation referenced the descriptor
 	// (`componentDescriptorDef`), e.g. {"inline": {...}}.
 	Definition map[string]any
+	// NestedInline says the descriptor came from the
+	// InlineDescriptorLabel of a component reference: an installation
+	// whose blueprint it holds gets it inline, as in Landscaper.
+	NestedInline bool
 
 	// registry reads resources that live in OCI registries; nil when
 	// only local blobs can be read.
