@@ -166,7 +166,9 @@ func ExportObjects(manifest *Set, namespace string, data map[string]any, targets
 		}
 		return err
 	}
-	meta := func(ref string) map[string]any { return map[string]any{"name": objectName(ref), "namespace": namespace} }
+	meta := func(ref string) map[string]any {
+		return map[string]any{"name": objectName(ref), "namespace": namespace}
+	}
 	for _, e := range inst.Spec.Exports.Data {
 		v, ok := data[e.Name]
 		if !ok {

@@ -52,8 +52,9 @@ func chainManifest(t *testing.T, name, in, out, value string) string {
 // imports it and exports api-endpoint, frontend imports that. The
 // landscaper_manifests data source orders them in stages, one
 // landscaper_installation block per stage (count; for_each works as
-// well, but the test harness cannot check string-keyed instances) adds the earlier stages'
-// export_objects to its manifest_objects, and the chain deploys with the
+// well, but the test harness cannot check string-keyed instances) adds
+// the earlier stages' export_objects to its manifest_objects, and the
+// chain deploys with the
 // values flowing through; the next plan is empty, destroy removes all.
 func TestAccInstallation_manifestsChainThroughDataObjects(t *testing.T) {
 	e := newAccEnv(t)
