@@ -148,7 +148,7 @@ func (c *converter) context(inst installation) (*lsContext, error) {
 	case len(ctx.OCMConfig) > 0 && string(ctx.OCMConfig) != "null":
 		return nil, fmt.Errorf("%s: ocmConfig: OCM configuration files are not supported; configure registries in the provider", doc)
 	case ctx.ComponentVersionOverwrites != "":
-		return nil, fmt.Errorf("%s: componentVersionOverwrites: not supported; name the version in spec.componentDescriptor.ref", doc)
+		return nil, fmt.Errorf("%s: componentVersionOverwrites: not supported for a Context given as a manifest; leave the Context and its ComponentVersionOverwrites on the host cluster, or name the version in spec.componentDescriptor.ref", doc)
 	case len(ctx.VerificationSignatures) > 0:
 		return nil, fmt.Errorf("%s: verificationSignatures: component signature verification is not supported", doc)
 	}

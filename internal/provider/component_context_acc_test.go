@@ -167,8 +167,15 @@ resource "landscaper_installation" "app" {
 // established.
 func installContextCRD(t *testing.T, dyn dynamic.Interface) {
 	t.Helper()
+	installLandscaperCRD(t, dyn, "Context", "contexts", "context")
+}
+
+// installLandscaperCRD serves one of Landscaper's kinds (schemaless) and
+// waits until it is established.
+func installLandscaperCRD(t *testing.T, dyn dynamic.Interface, kind, plural, singular string) {
+	t.Helper()
 	ctx := context.Background()
-	const name = "contexts.landscaper.gardener.cloud"
+	name := plural + ".landscaper.gardener.cloud"
 	crd := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1",
 		"kind":       "CustomResourceDefinition",
@@ -176,7 +183,7 @@ func installContextCRD(t *testing.T, dyn dynamic.Interface) {
 		"spec": map[string]any{
 			"group": "landscaper.gardener.cloud",
 			"scope": "Namespaced",
-			"names": map[string]any{"kind": "Context", "listKind": "ContextList", "plural": "contexts", "singular": "context"},
+			"names": map[string]any{"kind": kind, "listKind": kind + "List", "plural": plural, "singular": singular},
 			"versions": []any{map[string]any{"name": "v1alpha1", "served": true, "storage": true,
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
 		},

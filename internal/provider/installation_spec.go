@@ -278,6 +278,7 @@ func loadComponentRef(ctx context.Context, in specInputs, ref component.VersionR
 		return nil, fmt.Errorf("component %s: the provider is not configured, so no registry can be read", ref)
 	}
 	seen := len(reg.Client.Warnings())
+	ref = reg.Overwritten(ref) // the Context's ComponentVersionOverwrites
 	c, err := reg.LoadPinned(ctx, ref, in.pins)
 	for _, w := range reg.Client.Warnings()[seen:] {
 		tflog.Warn(ctx, w)

@@ -33,7 +33,8 @@ const contextDescription = "Name of a Landscaper `Context` object (`landscaper.g
 	"Landscaper Installation. Its `repositoryContext` is used when `component_descriptor.ref` names none; the " +
 	"`kubernetes.io/dockerconfigjson` Secrets its `registryPullSecrets` name (in the same namespace) give the " +
 	"credentials of the registries they list (components and `chart.ref` Helm charts), before the provider's " +
-	"`registry.credentials`; its `configurations.helmChartRepoCredentials` give those of Helm chart repositories " +
+	"`registry.credentials`; the `ComponentVersionOverwrites` its `componentVersionOverwrites` names substitute component " +
+	"versions; its `configurations.helmChartRepoCredentials` give the credentials of Helm chart repositories " +
 	"(`chart.helmChartRepo`, `chart.archive.remote`). Read at plan and apply. Not set: the namespace's `default` " +
 	"Context, as in Landscaper, read only when the installation reads a component descriptor or a Helm chart from a " +
 	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
@@ -159,6 +160,13 @@ func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*c
 		if s.registry, err = a.withPullSecrets(ctx, namespace, spec.pullSecrets); err != nil {
 			return nil, err
 		}
+		if spec.overwrites != "" {
+			ovs, err := a.host.readOverwrites(ctx, namespace, spec.overwrites)
+			if err != nil {
+				return nil, err
+			}
+			s.registry = &component.Registry{Client: s.registry.Client, AllowUnverifiedDigests: s.registry.AllowUnverifiedDigests, Overwrites: ovs}
+		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -200,6 +208,8 @@ type lsContextSpec struct {
 	repositoryContext    *component.RepositorySpec
 	pullSecrets          []string
 	chartRepoCredentials json.RawMessage
+	// overwrites names a ComponentVersionOverwrites object.
+	overwrites string
 }
 
 // readLandscaperContext reads a Context object of the host cluster.
@@ -238,9 +248,7 @@ func (h *hostCluster) readLandscaperContext(ctx context.Context, namespace, name
 	if obj.OCMConfig != nil && obj.OCMConfig.Name != "" {
 		return out, errors.New("ocmConfig (OCM resolvers) is not supported; give the repositoryContext instead")
 	}
-	if obj.ComponentVersionOverwrites != "" {
-		return out, errors.New("componentVersionOverwrites is not supported")
-	}
+	out.overwrites = obj.ComponentVersionOverwrites
 	if len(obj.RepositoryContext) > 0 && string(obj.RepositoryContext) != "null" {
 		rc, err := component.ParseRepositorySpec(obj.RepositoryContext)
 		if err != nil {
@@ -283,4 +291,26 @@ func (h *hostCluster) readPullSecret(ctx context.Context, namespace, name string
 		return nil, fmt.Errorf("registry pull secret %s/%s: %w", namespace, name, err)
 	}
 	return creds, nil
+}
+
+// readOverwrites reads a ComponentVersionOverwrites object of the host
+// cluster, which a Context names.
+func (h *hostCluster) readOverwrites(ctx context.Context, namespace, name string) (component.Overwrites, error) {
+	c, err := h.clientset()
+	if err != nil {
+		return nil, fmt.Errorf("host cluster: %w", err)
+	}
+	raw, err := c.Discovery().RESTClient().Get().
+		AbsPath(lsContextAPI, "namespaces", namespace, "componentversionoverwrites", name).DoRaw(ctx)
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("componentVersionOverwrites: ComponentVersionOverwrites %s/%s not found on the host cluster", namespace, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("componentVersionOverwrites: reading ComponentVersionOverwrites %s/%s: %w", namespace, name, err)
+	}
+	ovs, err := component.ParseOverwrites(raw)
+	if err != nil {
+		return nil, fmt.Errorf("componentVersionOverwrites: ComponentVersionOverwrites %s/%s: %w", namespace, name, err)
+	}
+	return ovs, nil
 }
