@@ -116,3 +116,39 @@ func TestNestedInlineDescriptors_Errors(t *testing.T) {
 		t.Errorf("40 levels: %v", err)
 	}
 }
+
+// Templates reach nested components as landscaper-service's
+// landscaper-instance blueprints do (getComponent of a component
+// getComponent returned, getResource on it, ociRefRepo/ociRefVersion of
+// an image reference), all from one inline descriptor.
+func TestNestedInlineDescriptors_Templates(t *testing.T) {
+	grandchild := nestedDescriptor("grandchild")
+	root := nestedDescriptor("root", nestedRef("child", nestedDescriptor("child", nestedRef("grandchild", grandchild))))
+	bp := `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    {{ $child := getComponent .cd "name" "child" }}
+    {{ $grandchild := getComponent $child "name" "grandchild" }}
+    {{ $ref := (getResource $grandchild "name" "blueprint").access.imageReference }}
+    deployItems:
+    - name: image
+      type: landscaper.gardener.cloud/mock
+      config: {repo: {{ ociRefRepo $ref }}, version: {{ ociRefVersion $ref }}, components: {{ len .components.components }}}
+`
+	b, c, err := Resolve(Source{Inline: map[string]string{"blueprint.yaml": bp}}, ComponentSource{Inline: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Render(RenderInput{Component: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if len(r.DeployItems) != 1 || json.Unmarshal(r.DeployItems[0].Config, &cfg) != nil ||
+		cfg["repo"] != "registry.test/blueprints/grandchild" || cfg["version"] != "1.0.0" || cfg["components"] != float64(3) {
+		t.Fatalf("rendered %s", r.DeployItems[0].Config)
+	}
+}
