@@ -34,7 +34,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	// Apply reads the component versions at the digests the plan showed.
-	spec, err := rootSpec(ctx, d.inputs(pinsOf(m.ComponentDigests, true)), m)
+	spec, lsContext, err := rootSpecOf(ctx, d.inputs(pinsOf(m.ComponentDigests, true)), m)
 	if err != nil {
 		if prev != nil {
 			// Keep what is deployed recorded as it was.
@@ -43,7 +43,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		}
 		return nil, err
 	}
-	job, jobErr := d.instances(ctx).Apply(ctx, spec, prev, inst)
+	job, jobErr := d.instancesIn(ctx, lsContext).Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}

@@ -130,6 +130,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	defer cancel()
 
 	rekeyed := rekeyLegacyHashes(ctx, req.Private, resp.Private, &state, &resp.Diagnostics)
+	rekeyed = backfillExportObjects(ctx, &state) || rekeyed
 	drifted, marked, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the

@@ -87,6 +87,7 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	te, d := types.MapValueFrom(ctx, types.StringType, orEmptyStrings(o.targetExports))
 	diags.Append(d...)
 	m.TargetExports = te
+	m.ExportObjects = exportObjectsOf(ctx, m)
 	m.setDeployItems(o.items, true, diags)
 	return m
 }

@@ -159,7 +159,10 @@ func (p *Pool) kubeconfigOf(t *api.Target) (string, error) {
 		return "", failure.Terminalf("InvalidTarget", "target %q: config is not {\"kubeconfig\": \"<yaml>\"}: %v", t.Metadata.Name, err)
 	}
 	if strings.TrimSpace(cfg.Kubeconfig) == "" {
-		return "", failure.Terminalf("InvalidTarget", "target %q: config.kubeconfig is empty (oidcConfig and selfConfig are not supported)", t.Metadata.Name)
+		if err := api.UnsupportedClusterConfig(*t); err != nil {
+			return "", failure.NewTerminal("UnsupportedTarget", err)
+		}
+		return "", failure.Terminalf("InvalidTarget", "target %q: config.kubeconfig is empty", t.Metadata.Name)
 	}
 	return cfg.Kubeconfig, nil
 }
