@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
@@ -24,13 +25,14 @@ func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target
 	if err != nil {
 		return nil, err
 	}
-	prev, err := inventory.Load(ctx, r.Pool, root, targets)
+	prev, ignored, err := inventory.Load(ctx, r.Pool, root, owner, targets)
 	if err != nil {
 		return nil, err
 	}
 	if owner == "" || prev.Empty() {
-		return nil, fmt.Errorf("installation %s: no inventory found in the clusters of the given targets (%d): "+
-			"nothing was deployed there, or the targets are not the installation's target imports", root, len(targets))
+		return nil, errors.Join(fmt.Errorf("installation %s: no inventory found in the clusters of the given targets (%d): "+
+			"nothing was deployed there, or the targets are not the installation's target imports", root, len(targets)),
+			ignoredError(ignored))
 	}
 	e, _, finish := r.recorded(ctx, root, owner)
 	snap, err := e.Replay(ctx, prev)
@@ -42,4 +44,13 @@ func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target
 		err = failureReport(snap, err)
 	}
 	return snap, err
+}
+
+// ignoredError reports the Secrets that had an inventory's name but were
+// not the installation's; nil when there were none.
+func ignoredError(ignored []string) error {
+	if len(ignored) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(ignored, "\n"))
 }

@@ -14,6 +14,7 @@ import (
 // what it deploys stays the resource's: a newer instance would count as
 // one that adopted the objects (deployer.AdoptedBy), and a later destroy
 // of the resource would leave them. "" when no cluster records root.
+// Secrets that are not the installation's parents (fetch) are ignored.
 func Owner(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (string, error) {
 	owner := ""
 	seen := map[*target.Clients]bool{}
@@ -23,12 +24,12 @@ func Owner(ctx context.Context, pool *target.Pool, root string, targets []api.Ta
 			continue // not a cluster this provider can reach, as for Load
 		}
 		seen[clients] = true
-		rec, found, err := readParent(ctx, clients, root)
+		f, err := fetch(ctx, clients.Dynamic.Resource(secrets).Namespace(clients.Namespace), clients.Namespace, ParentName(root), root)
 		if err != nil {
 			return "", err
 		}
-		if found && rec.Instance > owner {
-			owner = rec.Instance
+		if f.exists && f.ignored == "" && f.instance > owner {
+			owner = f.instance
 		}
 	}
 	return owner, nil

@@ -93,7 +93,7 @@ func (a *reconcileAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 	}
 	for _, t := range targets {
 		// The targets come from the configuration, as imports.targets do.
-		a.data.security.trustTarget(t)
+		a.data.security.trustTarget(t, true)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
