@@ -63,7 +63,10 @@ func (a *reconcileAction) Schema(_ context.Context, _ action.SchemaRequest, resp
 			"installation's resource instance and its inventory records what it leaves; the installation's next refresh compares " +
 			"what is deployed with its state, so what the job could not put back shows there as drift and the next plan repairs " +
 			"it. Progress shows as the job runs. Deploy items whose deployer reads blueprint files (a Helm chart from the " +
-			"blueprint's own files) get none and fail: apply the installation instead.",
+			"blueprint's own files) get none and fail: apply the installation instead. Trust: the job applies the " +
+			"configurations the inventory Secret records, with the targets' credentials, so whoever may write Secrets in " +
+			"that namespace of a target cluster decides what it applies; invoke it only where nobody with less rights than " +
+			"the targets' credentials can.",
 		Attributes: map[string]schema.Attribute{
 			"installation": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The installation's `id` (`<namespace>/<name>`), e.g. `landscaper_installation.app.id`."},
