@@ -22,7 +22,7 @@ func maskWriteOnly(snap *engine.Snapshot, forms []string) {
 	}
 	m := masker(forms)
 	for _, in := range snap.Installations() {
-		in.Exports = m.value(in.Exports).(map[string]any)
+		in.Exports = m.object(in.Exports)
 		for k, raw := range in.State {
 			in.State[k] = m.raw(raw)
 		}
@@ -31,9 +31,7 @@ func maskWriteOnly(snap *engine.Snapshot, forms []string) {
 		}
 		for _, it := range in.Execution.DeployItems {
 			it.Config = m.raw(it.Config)
-			if it.Exports != nil {
-				it.Exports = m.value(it.Exports).(map[string]any)
-			}
+			it.Exports = m.object(it.Exports)
 		}
 	}
 }
@@ -48,6 +46,15 @@ func (m masker) string(s string) string {
 		}
 	}
 	return s
+}
+
+// object masks every string inside o; nil stays nil.
+func (m masker) object(o map[string]any) map[string]any {
+	if o == nil {
+		return nil
+	}
+	out, _ := m.value(o).(map[string]any) // value keeps a map a map
+	return out
 }
 
 // value masks every string inside v (keys too).
