@@ -43,6 +43,16 @@ type Item struct {
 	// Timeout bounds Progressing; 0 means none. The engine already puts
 	// it on the context; deployers use it to size their own waits.
 	Timeout time.Duration
+	// AbortTimeout is how long the call may take to return once its
+	// context ended (interrupt or Timeout); the engine gives it up then.
+	// A deployer that hands the work to another process asks it to stop
+	// within this time. 0: not set (tests calling a deployer directly).
+	AbortTimeout time.Duration
+	// Context is the content of the installation's Landscaper Context
+	// (its fields besides apiVersion, kind and metadata), for deployers
+	// that hand items to Landscaper's deployers; nil: none. Only Apply
+	// gets it.
+	Context map[string]any
 	// ProviderStatus is what the previous successful or partial Apply of
 	// this item returned; nil on its first apply.
 	ProviderStatus json.RawMessage

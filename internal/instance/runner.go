@@ -174,7 +174,7 @@ func failureReport(s *engine.Snapshot, err error) error {
 		}
 		for _, it := range in.Execution.DeployItems {
 			if it.LastError != nil && (it.Phase == api.DeployItemPhaseFailed || it.Phase == api.DeployItemPhaseDeleteFailed) {
-				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Message))
+				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Text()))
 			}
 		}
 	}
