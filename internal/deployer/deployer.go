@@ -11,7 +11,9 @@
 //   - optionally Adopter (adopt.go), to take over what Landscaper's
 //     deployer of the same type deployed;
 //   - Idle while it only waits, and SharedReads (shared.go) where a
-//     destroy or drift check may share one list among its items.
+//     destroy or drift check may share one list among its items;
+//   - Homed (homed.go) when it keeps an item's objects in a cluster of
+//     its own rather than the item's target cluster.
 //
 // Registry (registry.go) finds a deployer by type; Wrap (wrap.go) puts
 // something around every call of one job.
@@ -80,8 +82,9 @@ type Result struct {
 	// the next Apply, Drift or Delete; nobody else reads it.
 	ProviderStatus json.RawMessage
 	// Objects are the Kubernetes objects in the item's target cluster
-	// that ProviderStatus records, also on error: what the deployer
-	// manages there for the item now. The installation inventory lists
+	// (for a Homed deployer: in the item's home) that ProviderStatus
+	// records, also on error: what the deployer manages there for the
+	// item now. The installation inventory lists
 	// their kinds and namespaces on its parent (ApplySet annotations), so
 	// a deployer that creates Kubernetes objects MUST fill it whenever it
 	// returns a ProviderStatus; one that creates none leaves it nil.
