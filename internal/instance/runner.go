@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,11 +121,12 @@ func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance stri
 // each deploy item deployed.
 
 // Recorded is what root installation root's inventory records in the
-// clusters of targets (the target imports of its configuration): for the
-// destroy of a replaced tainted instance, which arrives without its
-// snapshot. Nil when no cluster records anything.
+// clusters of targets (the target imports of its configuration) and in
+// the homes of the engine's deployers (deployer.Homed): for the destroy
+// of a replaced tainted instance, which arrives without its snapshot.
+// Nil when no cluster records anything.
 func (r Runner) Recorded(ctx context.Context, root string, targets []api.Target) (*engine.Snapshot, error) {
-	return inventory.Load(ctx, r.Pool, root, targets)
+	return inventory.Load(ctx, r.Pool, root, append(slices.Clip(targets), r.Engine.Deployers.Homes()...))
 }
 
 // Targets are all target imports of imports: the clusters an
