@@ -26,7 +26,7 @@ func (d *homedDeployer) Apply(_ context.Context, item deployer.Item) (deployer.R
 }
 
 func (d *homedDeployer) Home(deployer.Item) (*api.Target, error) { return &d.home, nil }
-func (d *homedDeployer) Homes() []api.Target                    { return []api.Target{d.home} }
+func (d *homedDeployer) Homes() []api.Target                     { return []api.Target{d.home} }
 
 // An item of a Homed deployer is recorded in its home's parent, with the
 // home's part-of, never in its target's cluster (which may be out of
