@@ -32,6 +32,12 @@ func (r *Registry) Register(itemType string, d Deployer) {
 	r.byType[itemType] = d
 }
 
+// Replace makes d responsible for deploy items of itemType instead of
+// the deployer registered for it, if any (at start-up: the provider puts
+// the router of a type it hands to external deployers in front of the
+// built-in one).
+func (r *Registry) Replace(itemType string, d Deployer) { r.byType[itemType] = d }
+
 // Lookup returns the deployer for itemType. An unknown type is a terminal
 // error that names the type and the known ones.
 func (r *Registry) Lookup(itemType string) (Deployer, error) {

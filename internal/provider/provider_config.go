@@ -21,6 +21,8 @@ type providerModel struct {
 	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
+	ExternalDeployers           types.List         `tfsdk:"external_deployers"`
+	DeployItemTimeouts          types.Object       `tfsdk:"deploy_item_timeouts"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -99,6 +101,8 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	}
 	tuningAttributes(resp.Schema.Attributes)
 	kubeconfigsAttribute(resp.Schema.Attributes)
+	externalDeployersAttribute(resp.Schema.Attributes)
+	deployItemTimeoutsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -121,6 +125,9 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
+	if resp.Diagnostics.Append(data.configureDeployers(ctx, cfg.DeployItemTimeouts, cfg.ExternalDeployers)...); resp.Diagnostics.HasError() {
+		return
+	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }
