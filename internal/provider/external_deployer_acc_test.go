@@ -111,6 +111,12 @@ resource "landscaper_installation" "consumer" {
 // deployItems checks the DeployItems of the test namespace: n of them, all
 // of testdeployer.Type and Succeeded.
 func (e *extEnv) deployItems(n int) func(*terraform.State) error {
+	return e.deployItemsOf(testdeployer.Type, n)
+}
+
+// deployItemsOf checks the DeployItems of the test namespace: n of them,
+// all of itemType and Succeeded.
+func (e *extEnv) deployItemsOf(want string, n int) func(*terraform.State) error {
 	return func(*terraform.State) error {
 		list, err := e.client.Resource(external.DeployItems).Namespace(e.namespace).List(context.Background(), metav1.ListOptions{})
 		if err != nil {
@@ -122,7 +128,7 @@ func (e *extEnv) deployItems(n int) func(*terraform.State) error {
 		for _, di := range list.Items {
 			itemType, _, _ := unstructured.NestedString(di.Object, "spec", "type")
 			phase, _, _ := unstructured.NestedString(di.Object, "status", "phase")
-			if itemType != testdeployer.Type || phase != "Succeeded" {
+			if itemType != want || phase != "Succeeded" {
 				return fmt.Errorf("DeployItem %s: type %q phase %q", di.GetName(), itemType, phase)
 			}
 		}
@@ -215,6 +221,74 @@ func TestAccExternalDeployer_pickupTimeout(t *testing.T) {
 			PreConfig:   func() { start = time.Now() },
 			Config:      config,
 			ExpectError: regexp.MustCompile(`(?s)deploy item "silent".*no\s+deployer\s+of\s+type.*picked\s+up\s+the\s+job\s+within\s+3s.*\(ERR_TIMEOUT`),
+		}},
+	})
+}
+
+// zoneInstallation is an installation whose mock item on target tg
+// exports "by": "built-in" from the built-in mock deployer's export, or
+// "external" from the test deployer's exports, which also writes the
+// ConfigMap named like the installation.
+func (e *extEnv) zoneInstallation(name, tg string) string {
+	item := fmt.Sprintf(`- name: zone
+  type: landscaper.gardener.cloud/mock
+  target: {import: cluster}
+  config: {apiVersion: mock.deployer.landscaper.gardener.cloud/v1alpha1, kind: ProviderConfiguration, export: {by: built-in}, exports: {by: external}, configMap: {name: %s, namespace: %s}}
+`, name, e.namespace)
+	bp := clusterBlueprint("", item, `exports:
+- {name: by, schema: {type: string}}
+exportExecutions:
+- name: exports
+  type: GoTemplate
+  template: |
+    exports:
+      by: {{ .values.deployitems.zone.by }}
+`)
+	return fmt.Sprintf(`
+resource "landscaper_target" %[2]q {
+  name       = %[2]q
+  kubeconfig = file(%[4]q)
+}
+
+resource "landscaper_installation" %[1]q {
+  name      = %[1]q
+  namespace = %[5]q
+  blueprint = { inline = { "blueprint.yaml" = %[3]q } }
+  imports   = { targets = { cluster = landscaper_target.%[2]s.target } }
+}
+`, name, tg, bp, localcluster.KubeconfigPath(e.t), e.namespace)
+}
+
+// A built-in type handed out for one target only (a fenced environment):
+// the item on target "fenced" goes to the external deployer, the one on
+// another target stays with the built-in deployer.
+func TestAccExternalDeployer_fencedTarget(t *testing.T) {
+	e := newExtEnv(t, "-type", "landscaper.gardener.cloud/mock")
+	config := fmt.Sprintf(`
+provider "landscaper" {
+  kubernetes         = { config_path = %q }
+  external_deployers = [{ types = ["landscaper.gardener.cloud/mock"], namespace = %q, targets = ["fenced"] }]
+}
+`, localcluster.KubeconfigPath(t), e.namespace) + e.zoneInstallation("inner", "fenced") + e.zoneInstallation("outer", "open")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := e.configMapsGone("inner")(s); err != nil {
+				return err
+			}
+			return e.contractObjectsGone()
+		},
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.configMapData("inner", nil),
+				e.configMapsGone("outer"),
+				e.deployItemsOf("landscaper.gardener.cloud/mock", 1),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("landscaper_installation.inner", tfjsonpath.New("exports").AtMapKey("by"), knownvalue.StringExact("external")),
+				statecheck.ExpectKnownValue("landscaper_installation.outer", tfjsonpath.New("exports").AtMapKey("by"), knownvalue.StringExact("built-in")),
+			},
 		}},
 	})
 }
