@@ -23,6 +23,7 @@ type providerModel struct {
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
 	ExternalDeployers           types.List         `tfsdk:"external_deployers"`
 	DeployItemTimeouts          types.Object       `tfsdk:"deploy_item_timeouts"`
+	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -103,6 +104,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	kubeconfigsAttribute(resp.Schema.Attributes)
 	externalDeployersAttribute(resp.Schema.Attributes)
 	deployItemTimeoutsAttribute(resp.Schema.Attributes)
+	trustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -121,6 +123,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	kubeconfigs, diags := providerKubeconfigs(ctx, cfg.TargetKubeconfigs)
 	resp.Diagnostics.Append(diags...)
 	sec.targetKubeconfigs = kubeconfigs
+	sec.trustedHostTargets, diags = trustedHostTargets(ctx, cfg.TrustedHostTargets)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

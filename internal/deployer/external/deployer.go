@@ -132,9 +132,11 @@ func (d *Deployer) Homes() []api.Target {
 }
 
 // namesOf returns where item's objects are: where its provider status
-// says, else in the configured namespace.
+// says, else in the configured namespace. A status rebuilt from an
+// inventory (deployer.Item.Rebuilt) is not followed elsewhere: whoever
+// could write that inventory could point it anywhere.
 func (d *Deployer) namesOf(item deployer.Item, prev *ProviderStatus) names {
-	if prev != nil && prev.Namespace != "" && prev.Name != "" {
+	if prev != nil && !item.Rebuilt && prev.Namespace != "" && prev.Name != "" {
 		return names{namespace: prev.Namespace, object: prev.Name}
 	}
 	return names{namespace: d.namespace, object: nameFor(item.ID)}
