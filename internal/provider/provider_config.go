@@ -57,7 +57,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			"registry": registrySchema(),
 			"kubernetes": schema.SingleNestedAttribute{
 				Optional: true,
-				MarkdownDescription: "The host cluster, which the provider only reads. At plan, and again at apply: " +
+				MarkdownDescription: "The host cluster, which the provider only reads, except for the `DeployItem`s of `external_deployers` without a `kubeconfig`. At plan, and again at apply: " +
 					"`imports.secrets` and `imports.config_maps`, the Landscaper `Context` an installation's `context` names " +
 					"with the pull Secrets it lists, and the DataObjects and Targets (and Secrets their `secretRef` names) an " +
 					"installation's `manifest` refers to but `manifest_objects` does not hold. At `terraform import`: the " +
