@@ -292,3 +292,82 @@ provider "landscaper" {
 		}},
 	})
 }
+
+// externalItems is an installation with one external item per name, each
+// writing the ConfigMap of that name through the test deployer.
+func (e *extEnv) externalItems(res string, names ...string) string {
+	items := ""
+	for _, n := range names {
+		items += testItem(n, fmt.Sprintf("configMap: {name: %s, namespace: %s}", n, e.namespace))
+	}
+	return e.providerHCL("30s") + inlineInstallation(e.targetHCL, res, e.namespace, items)
+}
+
+// A lost state (state rm) recovered by import and by a plain apply: the
+// inventory in the DeployItems' namespace gives the job what is deployed,
+// so the same DeployItems are taken over, those the blueprint no longer
+// renders are deleted through the deployer, and the plan after it is
+// empty; destroy removes everything, the inventory last.
+func TestAccExternalDeployer_lostState(t *testing.T) {
+	requireAcc(t)
+	e := newExtEnv(t)
+	const res = "lost"
+	addr := "landscaper_installation." + res
+	w := newCLIWorkspace(t, e.externalItems(res, "a", "b", "c"))
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	uids := e.deployItemUIDs()
+	if len(uids) != 3 {
+		t.Fatalf("DeployItems after the first apply: %v", uids)
+	}
+
+	w.mustRun("state", "rm", addr)
+	w.mustRun("import", "-input=false", addr, e.namespace+"/"+res)
+	w.write(e.externalItems(res, "a", "b"))
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	if err := e.configMapsGone("c")(nil); err != nil {
+		t.Fatalf("after import and apply: %v", err)
+	}
+	if out, err := w.run("plan", "-detailed-exitcode", "-input=false"); err != nil {
+		t.Fatalf("the plan after the converging apply is not empty (%v):\n%s", err, out)
+	}
+
+	w.mustRun("state", "rm", addr)
+	w.write(e.externalItems(res, "a"))
+	w.mustRun("apply", "-auto-approve", "-input=false")
+	if err := e.configMapsGone("b", "c")(nil); err != nil {
+		t.Fatalf("after a plain apply: %v", err)
+	}
+	after := e.deployItemUIDs()
+	if len(after) != 1 {
+		t.Fatalf("DeployItems after two lost states: %v", after)
+	}
+	for name, uid := range after {
+		if uids[name] != uid {
+			t.Errorf("DeployItem %s was replaced (uid %s, first %s), not taken over", name, uid, uids[name])
+		}
+	}
+
+	w.mustRun("destroy", "-auto-approve", "-input=false")
+	if err := e.configMapsGone("a")(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.contractObjectsGone(); err != nil {
+		t.Fatal(err)
+	}
+	if p := e.inventoryParent(res); p != nil {
+		t.Fatalf("destroy left the inventory %s/%s", p.Namespace, p.Name)
+	}
+}
+
+// deployItemUIDs are the UIDs of the test namespace's DeployItems by name.
+func (e *extEnv) deployItemUIDs() map[string]string {
+	list, err := e.client.Resource(external.DeployItems).Namespace(e.namespace).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, di := range list.Items {
+		out[di.GetName()] = string(di.GetUID())
+	}
+	return out
+}
