@@ -28,10 +28,11 @@ type releaseOwner struct {
 	// when the release has no labels (claim).
 	recorded      int
 	firstDeployed string
+	rebuilt       bool // the provider status was rebuilt from the inventory: its record proves nothing
 }
 
 func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
-	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
+	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf, rebuilt: item.Rebuilt}
 	if prev.Release != nil && !item.Rebuilt { // a rebuilt record proves nothing: anyone could have written it
 		o.recorded, o.firstDeployed = prev.Release.Revision, prev.Release.FirstDeployed
 	}
@@ -132,8 +133,14 @@ func (o releaseOwner) leftBehind(last *release.Release, recorded int) error {
 	if why == "" {
 		return nil
 	}
+	claimed := "which deploy item %q deployed or adopted (revision %d)"
+	if o.rebuilt {
+		// Reported, not acted on: the record may be planted, and may as
+		// well be this item's own after a lost state.
+		claimed = "which the inventory records for deploy item %q (revision %d; a record rebuilt from the inventory does not prove it)"
+	}
 	return failure.Terminalf("ReleaseLeftBehind",
-		"release %s/%s, which deploy item %q deployed or adopted (revision %d), was not uninstalled: it %s. Uninstall it yourself "+
+		"release %s/%s, "+claimed+", was not uninstalled: it %s. Uninstall it yourself "+
 			"(helm uninstall) and destroy again, or remove the installation from the state to leave it",
 		last.Namespace, last.Name, o.itemID, recorded, why)
 }
