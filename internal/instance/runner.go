@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,13 +125,14 @@ func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance stri
 // each deploy item deployed.
 
 // Recorded is what root installation root's inventory records in the
-// clusters of targets (the target imports of its configuration) for
-// resource instance instance: for the destroy of a replaced tainted
-// instance, which arrives without its snapshot. Nil when no cluster
-// records anything. ignored reports the Secrets of the inventory's name
-// that were not the installation's (inventory.Load).
+// clusters of targets (the target imports of its configuration) and in
+// the homes of the engine's deployers (deployer.Homed), for resource
+// instance instance: for the destroy of a replaced tainted instance,
+// which arrives without its snapshot. Nil when no cluster records
+// anything. ignored reports the Secrets of the inventory's name that
+// were not the installation's (inventory.Load).
 func (r Runner) Recorded(ctx context.Context, root, instance string, targets []api.Target) (snap *engine.Snapshot, ignored []string, err error) {
-	return inventory.Load(ctx, r.Pool, root, instance, targets)
+	return inventory.Load(ctx, r.Pool, root, instance, append(slices.Clip(targets), r.Engine.Deployers.Homes()...))
 }
 
 // Targets are all target imports of imports: the clusters an
@@ -180,7 +182,7 @@ func failureReport(s *engine.Snapshot, err error) error {
 		}
 		for _, it := range in.Execution.DeployItems {
 			if it.LastError != nil && (it.Phase == api.DeployItemPhaseFailed || it.Phase == api.DeployItemPhaseDeleteFailed) {
-				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Message))
+				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Text()))
 			}
 		}
 	}

@@ -74,6 +74,9 @@ type Item struct {
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
 	GroupKinds     []string        `json:"groupKinds,omitempty"`
 	Namespaces     []string        `json:"namespaces,omitempty"`
+	// Homed: recorded in its deployer's home (deployer.Homed), not in its
+	// target cluster, whose target is then not known here.
+	Homed bool `json:"homed,omitempty"`
 }
 
 // newItem is what the parent records of item after a call that returned

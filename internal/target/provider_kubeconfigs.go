@@ -90,3 +90,12 @@ func (p *Pool) providerKubeconfig(t *api.Target) (string, bool, error) {
 	}
 	return kubeconfig, true, nil
 }
+
+// ProviderKubeconfig returns the provider block's kubeconfig of t, for a
+// deployer that hands t to a process of its own (the external deployer
+// writes it into a Secret the Target references); false when t carries
+// its own kubeconfig. The same rules as for the pool's own clients hold:
+// only targets of the user's configuration may refer to one.
+func (p *Pool) ProviderKubeconfig(t *api.Target) (string, bool, error) {
+	return p.providerKubeconfig(t)
+}
