@@ -54,7 +54,7 @@ type parent struct {
 	kept    json.RawMessage // Recorder.Keep; what the parent held when read until then
 	keep    bool            // kept changed: close writes it
 	dirty   bool            // a write must follow
-	removed bool // an item was removed since the last write started
+	removed bool            // an item was removed since the last write started
 	writing bool
 	idle    *sync.Cond
 	lastErr error
