@@ -56,11 +56,14 @@ type Found struct {
 func Find(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (Found, error) {
 	var kept []json.RawMessage
 	snap, err := loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
-		rec, _, err := readParent(ctx, c, root)
-		if len(rec.Kept) > 0 {
-			kept = append(kept, rec.Kept)
+		f, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, ParentName(root), root)
+		if f.ignored != "" {
+			return nil, err // not this installation's: an import takes nothing from it
 		}
-		return rec.Items, err
+		if len(f.rec.Kept) > 0 {
+			kept = append(kept, f.rec.Kept)
+		}
+		return f.rec.Items, err
 	})
 	return Found{Snapshot: snap, Kept: kept}, err
 }

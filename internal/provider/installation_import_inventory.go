@@ -88,7 +88,7 @@ func (r *installationResource) importFromInventory(ctx context.Context, namespac
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
-	r.data.security.trustSnapshot(imp.Snapshot)
+	r.data.security.trustSnapshot(m, imp.Snapshot)
 	r.data.security.learnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
 	out, err := outcomeOf(imp.Snapshot, nil)
 	if err != nil {

@@ -76,6 +76,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.Exports = types.DynamicUnknown()
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
+	plan.ExportObjects = plannedExportObjects(plan)
 	if known {
 		plan.setDeployItems(rendered.rows, hashKey != nil, &resp.Diagnostics)
 	} else {

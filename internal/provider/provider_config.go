@@ -21,6 +21,7 @@ type providerModel struct {
 	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
+	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -99,6 +100,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	}
 	tuningAttributes(resp.Schema.Attributes)
 	kubeconfigsAttribute(resp.Schema.Attributes)
+	trustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -117,6 +119,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	kubeconfigs, diags := providerKubeconfigs(ctx, cfg.TargetKubeconfigs)
 	resp.Diagnostics.Append(diags...)
 	sec.targetKubeconfigs = kubeconfigs
+	sec.trustedHostTargets, diags = trustedHostTargets(ctx, cfg.TrustedHostTargets)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
