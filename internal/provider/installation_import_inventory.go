@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -50,31 +51,58 @@ func (r *installationResource) importFromInventory(ctx context.Context, namespac
 	if resp.Diagnostics.HasError() || r.data == nil {
 		return
 	}
-	targets := r.data.providerTargets()
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Metadata.Name
+	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
+	fill, searched := r.data.fromInventory(ctx, base, hashKey, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	notFound := func(where string) {
+	if fill == nil {
+		where := "(the provider block names no cluster in target_kubeconfigs to look in)"
+		if len(searched) > 0 {
+			where = "in the clusters of target_kubeconfigs (" + strings.Join(searched, ", ") + ")"
+		}
 		resp.Diagnostics.AddWarning("Installation Inventory Not Found",
 			fmt.Sprintf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
 				"the inventory through the configuration's target imports and starts from what it records (the plan shows "+
 				"an update); a destroy before that apply fails and deletes nothing. To import everything the inventory "+
 				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs.",
 				namespace, name, where))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
+	resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, fill.snapshot)...)
+	hashKey.store(ctx, resp.Private, &resp.Diagnostics)
+	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
+	importNotes(fill.imported, resp)
+}
+
+// inventoryFill is the state an installation's inventory fills.
+type inventoryFill struct {
+	state    installationModel
+	snapshot []byte
+	imported instance.Imported
+}
+
+// fromInventory is the state of the installation base names (only its
+// ID, name and namespace set) as its inventory in the clusters of
+// target_kubeconfigs records it, config hashes keyed with hashKey; nil
+// when none of them (searched, by name) records it. The import and the
+// list resource (installation_list.go) share it.
+func (d *providerData) fromInventory(ctx context.Context, base installationModel, hashKey configHashKey, diags *diag.Diagnostics) (fill *inventoryFill, searched []string) {
+	targets := d.providerTargets()
+	for _, t := range targets {
+		searched = append(searched, t.Metadata.Name)
 	}
 	if len(targets) == 0 {
-		notFound("(the provider block names no cluster in target_kubeconfigs to look in)")
-		return
+		return nil, nil
 	}
-	imp, err := r.data.instances(ctx).Imported(ctx, rootName(base), targets)
+	imp, err := d.instances(ctx).Imported(ctx, rootName(base), targets)
 	if err != nil {
-		addError(&resp.Diagnostics, r.data.security, "Cannot Read The Installation Inventory", err)
-		return
+		addError(diags, d.security, "Cannot Read The Installation Inventory", err)
+		return nil, searched
 	}
 	if imp.Snapshot == nil {
-		notFound("in the clusters of target_kubeconfigs (" + strings.Join(names, ", ") + ")")
-		return
+		return nil, searched
 	}
 	m := base
 	if imp.Kept {
@@ -82,29 +110,23 @@ func (r *installationResource) importFromInventory(ctx context.Context, namespac
 		if err := json.Unmarshal(imp.Resource, &k); err == nil {
 			kept, err := k.decode(ctx)
 			if err != nil {
-				addWarning(&resp.Diagnostics, r.data.security, "Attributes Not Imported", err)
+				addWarning(diags, d.security, "Attributes Not Imported", err)
 			}
 			m = importedModel(base, kept)
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
-	r.data.security.trustSnapshot(m, imp.Snapshot)
-	r.data.security.learnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
+	d.security.trustSnapshot(m, imp.Snapshot)
+	d.security.learnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
 	out, err := outcomeOf(imp.Snapshot, nil)
 	if err != nil {
-		addError(&resp.Diagnostics, r.data.security, "Cannot Import", err)
-		return
+		addError(diags, d.security, "Cannot Import", err)
+		return nil, searched
 	}
-	r.data.security.scrubOutcome(out)
+	d.security.scrubOutcome(out)
 	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
-	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
 	hashKey.keyRows(out.items)
-	state := out.toModel(ctx, m, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, out.snapshot)...)
-	hashKey.store(ctx, resp.Private, &resp.Diagnostics)
-	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
-	importNotes(imp, resp)
+	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp}, searched
 }
 
 // importedModel is the imported state's configuration: what was kept,

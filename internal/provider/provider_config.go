@@ -126,5 +126,6 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
 	resp.ResourceData = data
+	resp.ListResourceData = data
 	resp.DataSourceData = data
 }
