@@ -143,10 +143,26 @@ func (l *installationList) result(ctx context.Context, req list.ListRequest, sou
 	} else if fill, _ := l.data.fromInventory(ctx, base, hashKey, &res.Diagnostics); fill != nil {
 		state = fill.state
 	}
-	if !res.Diagnostics.HasError() {
-		res.Diagnostics.Append(res.Resource.Set(ctx, &state)...)
+	if res.Diagnostics.HasError() {
+		return notListed(res)
 	}
+	res.Diagnostics.Append(res.Resource.Set(ctx, &state)...)
 	return res
+}
+
+// notListed turns a result whose import would fail into a warning that
+// says why it is left out, so the others are still listed.
+func notListed(res list.ListResult) list.ListResult {
+	var diags diag.Diagnostics
+	for _, d := range res.Diagnostics {
+		if d.Severity() == diag.SeverityError {
+			diags.AddWarning("Installation Not Listed",
+				res.DisplayName+" is left out: its import would fail. "+d.Summary()+": "+d.Detail())
+		} else {
+			diags.Append(d)
+		}
+	}
+	return list.ListResult{Diagnostics: diags}
 }
 
 // inventoryRoots are the installations of namespace ("" for all) whose

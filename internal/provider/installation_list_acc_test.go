@@ -97,3 +97,63 @@ list "landscaper_installation" "found" {
 		t.Fatal(err)
 	}
 }
+
+// Issue 25 (4b): `terraform query` with source "landscaper" finds the root
+// Installations a running Landscaper (the replayed recording
+// harbor-installed) keeps in the host cluster, leaves out with a warning
+// the one whose import would fail (canary's mock item), and the
+// configuration it generates plans the imports alone, writing nothing. A
+// labels filter lists only the Installations that carry them.
+func TestAccInstallationList_fromLandscaper(t *testing.T) {
+	requireAcc(t)
+	if ok, why := queryCLI(); !ok {
+		t.Skip(why)
+	}
+	e := newRecordedEnv(t, "harbor-installed")
+	before := e.deployed()
+	w := newCLIWorkspace(t, e.providerHCL())
+	out, generated := w.query(fmt.Sprintf(`
+list "landscaper_installation" "landscaper" {
+  provider         = landscaper
+  include_resource = true
+  config {
+    source    = "landscaper"
+    namespace = %q
+  }
+}
+`, e.namespace))
+	t.Logf("query:\n%s\ngenerated configuration:\n%s", out, generated)
+	if n := strings.Count(generated, `resource "landscaper_installation"`); n != len(migratedRoots) {
+		t.Errorf("query generated %d installations, want the %d roots %v", n, len(migratedRoots), migratedRoots)
+	}
+	if !wrapped("Installation Not Listed").MatchString(out) || !strings.Contains(out, "canary") {
+		t.Errorf("query does not say canary was left out:\n%s", out)
+	}
+	for _, secret := range []string{"kubeconfig", "client-key-data", "token", "password"} {
+		if strings.Contains(generated, secret) {
+			t.Errorf("generated configuration contains %q", secret)
+		}
+	}
+	plan := w.mustRun("plan", "-input=false")
+	if !strings.Contains(plan, fmt.Sprintf("%d to import, 0 to add, 0 to change, 0 to destroy", len(migratedRoots))) {
+		t.Fatalf("the plan of the generated configuration does more than import:\n%s", plan)
+	}
+	e.assertUnchanged("query and the plan of its configuration", before)
+
+	// The labels filter: orders alone carries harbor.example/team.
+	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(`
+list "landscaper_installation" "team" {
+  provider = landscaper
+  config {
+    source = "landscaper"
+    labels = { "harbor.example/team" = "orders" }
+  }
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = w.mustRun("query")
+	if !strings.Contains(out, "name=orders,") || strings.Count(out, "list.landscaper_installation.team ") != 1 {
+		t.Errorf("the query by label does not list orders alone:\n%s", out)
+	}
+}
