@@ -188,8 +188,8 @@ func (l *installationList) inventoryRoots(ctx context.Context, namespace, select
 }
 
 // landscaperRoots are the root Installations of namespace ("" for all) in
-// the host cluster: those no other Installation owns (subinstallations
-// are imported with their root).
+// the host cluster: those no other Installation encompasses or owns
+// (subinstallations are imported with their root).
 func (l *installationList) landscaperRoots(ctx context.Context, namespace, selector string) ([]listed, error) {
 	client, err := l.data.hostDynamic()
 	if err != nil {
@@ -204,7 +204,7 @@ func (l *installationList) landscaperRoots(ctx context.Context, namespace, selec
 	}
 	var out []listed
 	for _, u := range items.Items {
-		sub := false
+		_, sub := u.GetLabels()["landscaper.gardener.cloud/encompassed-by"]
 		for _, o := range u.GetOwnerReferences() {
 			sub = sub || o.Kind == "Installation"
 		}
