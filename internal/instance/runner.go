@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -26,6 +27,9 @@ type Runner struct {
 	Pool *target.Pool
 	// Log receives the job's progress.
 	Log engine.Logger
+	// Keep, when set, gives what the installation's inventory keeps after
+	// a job with the job's snapshot, for an import (keep.go).
+	Keep func(*engine.Snapshot) json.RawMessage
 }
 
 // engine is the Engine with the request's logger.
@@ -93,7 +97,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 	if lost {
 		err = errors.Join(err, settleLostState(ctx, e, rec, snap, err == nil))
 	}
-	err = errors.Join(err, finish())
+	err = errors.Join(err, r.keep(rec, snap), finish())
 	if err == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
 		err = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
 	}
@@ -107,9 +111,9 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 // snapshot it returns records what remains: empty when everything is
 // gone.
 func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance string, opts engine.DeleteOptions) (*engine.Snapshot, error) {
-	e, _, finish := r.recorded(ctx, prev.Root.Path, instance)
+	e, rec, finish := r.recorded(ctx, prev.Root.Path, instance)
 	snap, err := e.Delete(ctx, prev, opts)
-	err = errors.Join(err, finish())
+	err = errors.Join(err, r.keep(rec, snap), finish())
 	if snap.Empty() {
 		return snap, err
 	}

@@ -133,5 +133,6 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	resp.ResourceData = data
+	resp.ListResourceData = data
 	resp.DataSourceData = data
 }

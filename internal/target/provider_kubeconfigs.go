@@ -2,6 +2,7 @@ package target
 
 import (
 	"crypto/sha256"
+	"sort"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -98,4 +99,18 @@ func (p *Pool) providerKubeconfig(t *api.Target) (string, bool, error) {
 // only targets of the user's configuration may refer to one.
 func (p *Pool) ProviderKubeconfig(t *api.Target) (string, bool, error) {
 	return p.providerKubeconfig(t)
+}
+
+// ProviderKubeconfigNames are the names of the provider block's
+// kubeconfigs, sorted: the clusters the provider reaches without a
+// configuration (an import looks for installations there).
+func (p *Pool) ProviderKubeconfigNames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := make([]string, 0, len(p.fromProvider))
+	for name := range p.fromProvider {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }

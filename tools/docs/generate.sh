@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates docs/ from templates/, examples/ and the provider's schema,
-# offline: the schema comes from `tofu providers schema -json` run against
-# the provider built from this checkout through dev_overrides (OpenTofu's
-# schema includes provider functions, which Terraform 1.5 does not show).
+# offline: the schema comes from `providers schema -json` of the current
+# Terraform (terraform-current) run against the provider built from this
+# checkout through dev_overrides: it alone shows every kind of schema the
+# provider has — provider functions (not in Terraform 1.5), actions and
+# list resources (not in OpenTofu).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-tools/testenv/install.sh tofu tfplugindocs >&2
+tools/testenv/install.sh terraform-current tfplugindocs >&2
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +19,7 @@ go build -o "$tmp/plugin/terraform-provider-landscaper" .
 cat > "$tmp/cli.tfrc" <<TFRC
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/landscaper-terraform/landscaper" = "$tmp/plugin"
+    "registry.terraform.io/landscaper-terraform/landscaper" = "$tmp/plugin"
   }
   direct {}
 }
@@ -29,9 +31,9 @@ terraform {
   }
 }
 TF
-TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/workspace" providers schema -json > "$tmp/schema.raw.json"
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1 .tools/bin/terraform-current -chdir="$tmp/workspace" providers schema -json > "$tmp/schema.raw.json"
 # tfplugindocs looks the provider up by its short name.
-sed 's#"registry.opentofu.org/landscaper-terraform/landscaper"#"landscaper"#' "$tmp/schema.raw.json" > "$tmp/schema.json"
+sed 's#"registry.terraform.io/landscaper-terraform/landscaper"#"landscaper"#' "$tmp/schema.raw.json" > "$tmp/schema.json"
 
 .tools/bin/tfplugindocs generate \
   --provider-dir "$repo" \
