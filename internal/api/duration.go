@@ -47,8 +47,14 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 }
 
 // Effective returns the timeout to apply: 0 means no timeout.
-func (d *Duration) Effective() time.Duration {
+func (d *Duration) Effective() time.Duration { return d.EffectiveOr(0) }
+
+// EffectiveOr is Effective with def as the timeout of an unset d (0:
+// DefaultDeployItemTimeout), the provider's progressing default.
+func (d *Duration) EffectiveOr(def time.Duration) time.Duration {
 	switch {
+	case d == nil && def > 0:
+		return def
 	case d == nil:
 		return DefaultDeployItemTimeout
 	case d.None:

@@ -11,7 +11,9 @@
 //   - optionally Adopter (adopt.go), to take over what Landscaper's
 //     deployer of the same type deployed;
 //   - Idle while it only waits, and SharedReads (shared.go) where a
-//     destroy or drift check may share one list among its items.
+//     destroy or drift check may share one list among its items;
+//   - Homed (homed.go) when it keeps an item's objects in a cluster of
+//     its own rather than the item's target cluster.
 //
 // Registry (registry.go) finds a deployer by type; Wrap (wrap.go) puts
 // something around every call of one job.
@@ -43,6 +45,16 @@ type Item struct {
 	// Timeout bounds Progressing; 0 means none. The engine already puts
 	// it on the context; deployers use it to size their own waits.
 	Timeout time.Duration
+	// AbortTimeout is how long the call may take to return once its
+	// context ended (interrupt or Timeout); the engine gives it up then.
+	// A deployer that hands the work to another process asks it to stop
+	// within this time. 0: not set (tests calling a deployer directly).
+	AbortTimeout time.Duration
+	// Context is the content of the installation's Landscaper Context
+	// (its fields besides apiVersion, kind and metadata), for deployers
+	// that hand items to Landscaper's deployers; nil: none. Only Apply
+	// gets it.
+	Context map[string]any
 	// ProviderStatus is what the previous successful or partial Apply of
 	// this item returned; nil on its first apply.
 	ProviderStatus json.RawMessage
@@ -81,8 +93,9 @@ type Result struct {
 	// the next Apply, Drift or Delete; nobody else reads it.
 	ProviderStatus json.RawMessage
 	// Objects are the Kubernetes objects in the item's target cluster
-	// that ProviderStatus records, also on error: what the deployer
-	// manages there for the item now. The installation inventory lists
+	// (for a Homed deployer: in the item's home) that ProviderStatus
+	// records, also on error: what the deployer manages there for the
+	// item now. The installation inventory lists
 	// their kinds and namespaces on its parent (ApplySet annotations), so
 	// a deployer that creates Kubernetes objects MUST fill it whenever it
 	// returns a ProviderStatus; one that creates none leaves it nil.

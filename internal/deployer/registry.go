@@ -12,7 +12,13 @@ import (
 // start-up and only read afterwards, so it needs no locking.
 type Registry struct {
 	byType map[string]Deployer
+	// unknownHint ends the error of an unknown type: how to serve it.
+	unknownHint string
 }
+
+// SetUnknownTypeHint makes hint the last sentence of the error for an
+// item of a type no deployer serves, telling how to serve it.
+func (r *Registry) SetUnknownTypeHint(hint string) { r.unknownHint = hint }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{byType: map[string]Deployer{}} }
@@ -26,14 +32,24 @@ func (r *Registry) Register(itemType string, d Deployer) {
 	r.byType[itemType] = d
 }
 
+// Replace makes d responsible for deploy items of itemType instead of
+// the deployer registered for it, if any (at start-up: the provider puts
+// the router of a type it hands to external deployers in front of the
+// built-in one).
+func (r *Registry) Replace(itemType string, d Deployer) { r.byType[itemType] = d }
+
 // Lookup returns the deployer for itemType. An unknown type is a terminal
 // error that names the type and the known ones.
 func (r *Registry) Lookup(itemType string) (Deployer, error) {
 	if d, ok := r.byType[itemType]; ok {
 		return d, nil
 	}
+	hint := ""
+	if r.unknownHint != "" {
+		hint = "; " + r.unknownHint
+	}
 	return nil, failure.Terminalf("UnknownDeployItemType",
-		"no deployer for deploy item type %q (known types: %v)", itemType, r.Types())
+		"no deployer for deploy item type %q (known types: %v)%s", itemType, r.Types(), hint)
 }
 
 // Validate checks a deploy item's configuration with the parser of the

@@ -147,9 +147,9 @@ func (s stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error)
 }
 
 func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
-	// after an interrupt a call that ignores its context is given up once Engine.Grace is over, not after twice that
+	// after an interrupt a call that ignores its context is given up once Engine.AbortTimeout is over, not after twice that
 	e, m, _ := newEngine()
-	e.Grace = 2 * time.Second
+	e.AbortTimeout = 2 * time.Second
 	started := make(chan struct{})
 	e.Deployers.Register("example.com/stubborn", stubborn{m, started})
 	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint("- {name: a, type: example.com/stubborn}"))}
@@ -168,9 +168,9 @@ func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	// One grace is 2 s, twice would be 4 s: the bound sits between them.
+	// One abort timeout is 2 s, twice would be 4 s: the bound sits between them.
 	if took > 3*time.Second {
-		t.Errorf("apply returned %s after the interrupt: the call ran past the grace of %s", took, e.Grace)
+		t.Errorf("apply returned %s after the interrupt: the call ran past the abort timeout of %s", took, e.AbortTimeout)
 	}
 	if len(snap.DeployItems()) != 1 {
 		t.Fatalf("snapshot has %d deploy items, want the interrupted one", len(snap.DeployItems()))

@@ -32,7 +32,11 @@ type Backoff = phase.Backoff
 // Defaults used when an Engine field is zero.
 const (
 	DefaultParallelism = 10
-	DefaultGrace       = 5 * time.Second
+	// DefaultAbortTimeout is far below Landscaper's five minutes: an
+	// interrupt (Ctrl-C) should return promptly, and the deployers of
+	// Landscaper v0.98 ignore the abort request anyway (they stop when
+	// the job is ended from this side; deployer/external).
+	DefaultAbortTimeout = 30 * time.Second
 )
 
 // Engine runs jobs on root installations. Set the fields once; an Engine
@@ -48,9 +52,14 @@ type Engine struct {
 	// Backoff paces retries and caps them (zero: phase.DefaultBackoff,
 	// phase.DefaultMaxRetries retries).
 	Backoff Backoff
-	// Grace is how long running deployer calls may go on after the
-	// caller's context ended (default DefaultGrace).
-	Grace time.Duration
+	// AbortTimeout is the deployer contract's abort timeout: how long a
+	// deployer call may take to return once it was told to stop (the
+	// caller's context ended, or its item's timeout); then it is given
+	// up (default DefaultAbortTimeout).
+	AbortTimeout time.Duration
+	// DefaultTimeout bounds the deployer calls of items whose template
+	// sets no timeout (default api.DefaultDeployItemTimeout).
+	DefaultTimeout time.Duration
 	// Clusters lets export executions reach target clusters
 	// (getServiceAccountKubeconfig); nil makes that an error.
 	Clusters template.ClusterAccess
@@ -67,6 +76,10 @@ type RootSpec struct {
 	Imports            blueprint.Imports
 	ImportDataMappings map[string]json.RawMessage
 	ExportDataMappings map[string]json.RawMessage
+	// Context is the content of the root's Landscaper Context (its fields
+	// besides apiVersion, kind and metadata), which every deploy item of
+	// the tree gets (deployer.Item.Context); nil: none.
+	Context map[string]any
 }
 
 // DeleteOptions modify Delete; they travel unchanged to every deployer.
@@ -78,6 +91,7 @@ type DeleteOptions = deployer.DeleteOptions
 // the error is non-nil, ctx ended (interrupt) or a timeout hit.
 func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
 	j := e.newJob(ctx)
+	j.LandscaperContext = spec.Context
 	prevRoot := rootOf(prev)
 	if err := validateSpec(spec); err != nil {
 		return failedJob(j, spec.Name, prevRoot, err), err
@@ -136,12 +150,12 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if backoff == (Backoff{}) {
 		backoff = phase.DefaultBackoff
 	}
-	parallelism, grace := e.Parallelism, e.Grace
+	parallelism, abortTimeout := e.Parallelism, e.AbortTimeout
 	if parallelism <= 0 {
 		parallelism = DefaultParallelism
 	}
-	if grace <= 0 {
-		grace = DefaultGrace
+	if abortTimeout <= 0 {
+		abortTimeout = DefaultAbortTimeout
 	}
 	// Job IDs are UUIDv7, ordered by time like instance IDs
 	// (deployer.NewInstance): a destroy that lost its instance bounds
@@ -151,8 +165,8 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	if err != nil { // only when the random source fails
 		id = uuid.New()
 	}
-	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, grace, e.Log)
-	j.Clusters = e.Clusters
+	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, abortTimeout, e.Log)
+	j.Clusters, j.DefaultTimeout = e.Clusters, e.DefaultTimeout
 	return j
 }
 

@@ -171,6 +171,6 @@ func newEngine() (*Engine, *mock.Deployer, *recordingLog) {
 	reg := deployer.NewRegistry()
 	reg.Register(mock.Type, m)
 	log := &recordingLog{}
-	return &Engine{Deployers: reg, Parallelism: 10, Log: log, Grace: 50 * time.Millisecond,
+	return &Engine{Deployers: reg, Parallelism: 10, Log: log, AbortTimeout: 50 * time.Millisecond,
 		Backoff: Backoff{Base: time.Millisecond, Cap: 5 * time.Millisecond, MaxRetries: 5}}, m, log
 }

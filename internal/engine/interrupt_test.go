@@ -19,9 +19,9 @@ func TestApply_InterruptAtRandomPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4711, 42))
 	for round := 0; round < 8; round++ {
 		e, m, _ := newEngine()
-		// The mock returns at once when its context ends; a grace far above
+		// The mock returns at once when its context ends; an abort timeout far above
 		// scheduling delays on a busy machine keeps calls from being given up.
-		e.Grace = 600 * time.Millisecond
+		e.AbortTimeout = 600 * time.Millisecond
 		spec := rootSpec(t, yaml)
 		ctx, cancel := context.WithCancel(context.Background())
 		after := time.Duration(rng.IntN(300)) * time.Millisecond
@@ -35,7 +35,7 @@ func TestApply_InterruptAtRandomPoints(t *testing.T) {
 		checkFinished(t, snap)
 		recorded := map[string]bool{}
 		for _, it := range snap.DeployItems() {
-			// A call given up after its grace may deploy after the job
+			// A call given up after its abort timeout may deploy after the job
 			// ended (its item says so); the delete or apply below must
 			// still remove or take over what it left.
 			givenUp := it.LastError != nil && strings.Contains(it.LastError.Message, "did not return within")
@@ -78,7 +78,7 @@ func TestApply_InterruptAtRandomPoints(t *testing.T) {
 }
 
 func TestApply_InterruptMarksRunningItems(t *testing.T) {
-	// running items get a grace period and are then Failed with a lastError saying they were interrupted
+	// running items are cancelled, get the abort timeout to return and are then Failed with a lastError saying they were interrupted
 	e, _, _ := newEngine()
 	spec := rootSpec(t, treeBlueprint("delay: 10s", subinstallation("db", componentBlueprint(""), "prefix", "final")))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)

@@ -1,7 +1,10 @@
 package failure
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -27,6 +30,33 @@ func TestFromLandscaperCodes(t *testing.T) {
 		}
 		if Reason(err) != "DeployerFailed" || !errors.Is(err, cause) {
 			t.Errorf("codes %v: reason %q / cause lost: %v", tc.codes, Reason(err), err)
+		}
+	}
+}
+
+// Codes reports what a deployer reported, through any wrapping, else
+// what the reason implies; the kind never changes what is reported.
+func TestCodes(t *testing.T) {
+	cause := errors.New("boom")
+	for _, tc := range []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"reported", fmt.Errorf("deploy item a: %w", FromLandscaperCodes("X", []string{"ERR_UNAUTHORIZED", "ERR_FOR_INFO_ONLY"}, cause)), []string{"ERR_UNAUTHORIZED", "ERR_FOR_INFO_ONLY"}},
+		{"reported final", FromLandscaperCodes("X", []string{CodeTimeout}, cause), []string{CodeTimeout}},
+		{"progressing timeout", Terminalf("ProgressingTimeout", "late"), []string{CodeTimeout}},
+		{"pickup timeout", fmt.Errorf("wrapped: %w", Terminalf("PickupTimeout", "nobody")), []string{CodeTimeout}},
+		{"deadline", fmt.Errorf("reading: %w", context.DeadlineExceeded), []string{CodeTimeout}},
+		{"invalid config", Terminalf("InvalidConfig", "bad"), []string{CodeConfigurationProblem}},
+		{"unknown type", Terminalf("UnknownDeployItemType", "what"), []string{CodeConfigurationProblem}},
+		{"panic", FromPanic("the deployer", "nil map"), []string{CodeInternalProblem}},
+		{"transient invalid", NewTransient("InvalidSomething", cause), nil},
+		{"plain", cause, nil},
+		{"nil", nil, nil},
+	} {
+		if got := Codes(tc.err); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Codes = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

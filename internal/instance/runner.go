@@ -2,8 +2,10 @@ package instance
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +27,9 @@ type Runner struct {
 	Pool *target.Pool
 	// Log receives the job's progress.
 	Log engine.Logger
+	// Keep, when set, gives what the installation's inventory keeps after
+	// a job with the job's snapshot, for an import (keep.go).
+	Keep func(*engine.Snapshot) json.RawMessage
 }
 
 // engine is the Engine with the request's logger.
@@ -92,7 +97,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 	if lost {
 		err = errors.Join(err, settleLostState(ctx, e, rec, snap, err == nil))
 	}
-	err = errors.Join(err, finish())
+	err = errors.Join(err, r.keep(rec, snap), finish())
 	if err == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
 		err = fmt.Errorf("installation %s ended in phase %s", spec.Name, snap.RootPhase())
 	}
@@ -106,9 +111,9 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 // snapshot it returns records what remains: empty when everything is
 // gone.
 func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance string, opts engine.DeleteOptions) (*engine.Snapshot, error) {
-	e, _, finish := r.recorded(ctx, prev.Root.Path, instance)
+	e, rec, finish := r.recorded(ctx, prev.Root.Path, instance)
 	snap, err := e.Delete(ctx, prev, opts)
-	err = errors.Join(err, finish())
+	err = errors.Join(err, r.keep(rec, snap), finish())
 	if snap.Empty() {
 		return snap, err
 	}
@@ -124,13 +129,14 @@ func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance stri
 // each deploy item deployed.
 
 // Recorded is what root installation root's inventory records in the
-// clusters of targets (the target imports of its configuration) for
-// resource instance instance: for the destroy of a replaced tainted
-// instance, which arrives without its snapshot. Nil when no cluster
-// records anything. ignored reports the Secrets of the inventory's name
-// that were not the installation's (inventory.Load).
+// clusters of targets (the target imports of its configuration) and in
+// the homes of the engine's deployers (deployer.Homed), for resource
+// instance instance: for the destroy of a replaced tainted instance,
+// which arrives without its snapshot. Nil when no cluster records
+// anything. ignored reports the Secrets of the inventory's name that
+// were not the installation's (inventory.Load).
 func (r Runner) Recorded(ctx context.Context, root, instance string, targets []api.Target) (snap *engine.Snapshot, ignored []string, err error) {
-	return inventory.Load(ctx, r.Pool, root, instance, targets)
+	return inventory.Load(ctx, r.Pool, root, instance, append(slices.Clip(targets), r.Engine.Deployers.Homes()...))
 }
 
 // Targets are all target imports of imports: the clusters an
@@ -180,7 +186,7 @@ func failureReport(s *engine.Snapshot, err error) error {
 		}
 		for _, it := range in.Execution.DeployItems {
 			if it.LastError != nil && (it.Phase == api.DeployItemPhaseFailed || it.Phase == api.DeployItemPhaseDeleteFailed) {
-				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Message))
+				lines = append(lines, fmt.Sprintf("- deploy item %s (%s): %s", it.ID, it.Phase, it.LastError.Text()))
 			}
 		}
 	}

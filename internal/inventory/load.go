@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +46,7 @@ func Load(ctx context.Context, pool *target.Pool, root, instance string, targets
 // them again before it deploys to their clusters. Those it ignores are
 // reported by Ignored.
 func (r *Recorder) Load(ctx context.Context, targets []api.Target) (*snapshot.Snapshot, error) {
+	targets = append(slices.Clip(targets), r.homes...)
 	return loadThrough(r.pool, r.root, targets, func(t *api.Target, _ *target.Clients) ([]Item, error) {
 		p, err := r.parentOf(t)
 		if err != nil || p == nil {
@@ -107,18 +109,29 @@ func loadThrough(pool *target.Pool, root string, targets []api.Target, read func
 }
 
 // addRebuilt adds a recorded item, found in the cluster of t, to its
-// installation in nodes, with t as its applied target.
+// installation in nodes, with t as its applied target — unless it was
+// recorded in its deployer's home, which is not its target: it then has
+// no applied target, and its deployer finds its objects by itself.
 func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string, t api.Target, it Item) {
 	in := node(nodes, root, it.installationPath())
+	if it.Homed {
+		in.Execution.DeployItems = append(in.Execution.DeployItems, rebuiltItem(it, nil, nil))
+		return
+	}
 	if in.Targets.Single == nil {
 		in.Targets.Single = map[string]api.Target{}
 	}
 	in.Targets.Single[importName] = t
-	in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
-		ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName}, AppliedTarget: &t,
+	in.Execution.DeployItems = append(in.Execution.DeployItems, rebuiltItem(it, &api.TargetSelector{Import: importName}, &t))
+}
+
+// rebuiltItem is the snapshot item of a recorded one.
+func rebuiltItem(it Item, sel *api.TargetSelector, applied *api.Target) *snapshot.DeployItem {
+	return &snapshot.DeployItem{
+		ID: it.ID, Name: it.Name, Type: it.Type, Target: sel, AppliedTarget: applied,
 		Config: it.Config, ProviderStatus: it.ProviderStatus, Rebuilt: true, Phase: api.DeployItemPhaseFailed,
 		LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
-	})
+	}
 }
 
 // rebuiltSnapshot is the snapshot of the rebuilt nodes in a stable order;

@@ -87,6 +87,13 @@ func (r *Recorder) Settle(s *snapshot.Snapshot) *snapshot.Snapshot {
 			}
 			it := items[rec.ID]
 			switch {
+			case rec.Homed && it != nil && it.Type == rec.Type:
+				// Its deployer keeps it in this home whatever its target.
+				if len(it.ProviderStatus) == 0 {
+					it.ProviderStatus, it.Rebuilt = rec.ProviderStatus, true
+				}
+			case rec.Homed:
+				addRebuilt(nodes, r.root, importName, t, rec)
 			case it != nil && it.AppliedTarget == nil && it.Type == rec.Type:
 				applied := t
 				it.AppliedTarget, it.ProviderStatus, it.Rebuilt = &applied, rec.ProviderStatus, true

@@ -55,12 +55,16 @@ func ApplySetID(name, namespace string) string {
 	return "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
 }
 
-// Record is what a parent holds: the items deployed to its cluster.
+// Record is what a parent holds: the items deployed to its cluster, and
+// what the caller keeps with them for an import (Recorder.Keep).
 type Record struct {
 	Version      int    `json:"version"`
 	Installation string `json:"installation"`
 	Instance     string `json:"instance"`
-	Items        []Item `json:"items"`
+	// Kept is opaque to the inventory; before Items, which encode
+	// writes after the rest.
+	Kept  json.RawMessage `json:"kept,omitempty"`
+	Items []Item          `json:"items"`
 }
 
 // Item is one deploy item as far as rebuilding needs it, and the group
@@ -74,6 +78,9 @@ type Item struct {
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
 	GroupKinds     []string        `json:"groupKinds,omitempty"`
 	Namespaces     []string        `json:"namespaces,omitempty"`
+	// Homed: recorded in its deployer's home (deployer.Homed), not in its
+	// target cluster, whose target is then not known here.
+	Homed bool `json:"homed,omitempty"`
 }
 
 // newItem is what the parent records of item after a call that returned
@@ -124,6 +131,7 @@ func newEntry(it Item) (entry, error) {
 // content is a record about to be written.
 type content struct {
 	installation, instance string
+	kept                   json.RawMessage
 	items                  []entry
 }
 
@@ -133,7 +141,7 @@ type content struct {
 // other namespaces of the members, as the ApplySet annotations list them.
 func (c content) encode(namespace string) (record []byte, groupKinds, namespaces string, err error) {
 	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
-	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance})
+	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance, Kept: c.kept})
 	if err != nil {
 		return nil, "", "", err
 	}

@@ -23,6 +23,10 @@ type Recorder struct {
 	// adopt: the job starts from a lost state (AdoptRecorded).
 	adopt bool
 
+	// homes are the clusters of Homed deployers (Wrap): read after a lost
+	// state besides the target imports' (Load).
+	homes []api.Target
+
 	mu       sync.Mutex
 	clusters map[*target.Clients]*parent
 	targets  map[*target.Clients]api.Target // the target each cluster was first reached through
@@ -40,6 +44,7 @@ func NewRecorder(pool *target.Pool, root, instance string) *Recorder {
 // and the objects the deployer returned (newItem); a successful Delete
 // removes the item.
 func (r *Recorder) Wrap(reg *deployer.Registry) *deployer.Registry {
+	r.homes = reg.Homes()
 	return reg.Wrap(func(_ string, d deployer.Deployer) deployer.Deployer {
 		return recorded{Deployer: d, r: r}
 	})
@@ -105,9 +110,25 @@ type recorded struct {
 	r *Recorder
 }
 
+// clusterOf returns the target of the cluster whose parent records item:
+// its deployer's home (deployer.Homed), else its target cluster.
+func (d recorded) clusterOf(item deployer.Item) (t *api.Target, homed bool, err error) {
+	if h, ok := d.Deployer.(deployer.Homed); ok {
+		home, err := h.Home(item)
+		if err != nil || home != nil {
+			return home, home != nil, err
+		}
+	}
+	return item.Target, false, nil
+}
+
 func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
 	item.Instance = d.r.instance
-	p, err := d.r.parentFor(ctx, item.Target, true)
+	cluster, homed, err := d.clusterOf(item)
+	if err != nil {
+		return deployer.Result{ProviderStatus: item.ProviderStatus}, err
+	}
+	p, err := d.r.parentFor(ctx, cluster, true)
 	if err != nil {
 		// Nothing is deployed before the inventory records it.
 		return deployer.Result{ProviderStatus: item.ProviderStatus}, fmt.Errorf("deploy item %q: writing the installation inventory: %w", item.Name, err)
@@ -118,7 +139,9 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {
-		p.put(newItem(item, res))
+		rec := newItem(item, res)
+		rec.Homed = homed
+		p.put(rec)
 	}
 	return res, err
 }
@@ -128,14 +151,18 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 // the inventory once it is gone.
 func (d recorded) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
 	item.Instance = d.r.instance
-	if p, err := d.r.parentOf(item.Target); err == nil && p != nil {
+	cluster, _, err := d.clusterOf(item)
+	if err != nil {
+		return err
+	}
+	if p, err := d.r.parentOf(cluster); err == nil && p != nil {
 		item.PartOf = p.id
 	}
 	if err := d.Deployer.Delete(ctx, item, opts); err != nil {
 		return err
 	}
 	// The item is gone; an unreachable inventory must not fail that.
-	if p, err := d.r.parentFor(ctx, item.Target, false); err == nil && p != nil {
+	if p, err := d.r.parentFor(ctx, cluster, false); err == nil && p != nil {
 		p.remove(item.ID)
 	}
 	return nil
@@ -144,7 +171,9 @@ func (d recorded) Delete(ctx context.Context, item deployer.Item, opts deployer.
 // Drift tells the deployer the installation's ApplySet, as Delete does;
 // it reads and writes no inventory.
 func (d recorded) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
-	if p, err := d.r.parentOf(item.Target); err == nil && p != nil {
+	if cluster, _, err := d.clusterOf(item); err != nil {
+		return deployer.DriftReport{}, err
+	} else if p, err := d.r.parentOf(cluster); err == nil && p != nil {
 		item.PartOf = p.id
 	}
 	return d.Deployer.Drift(ctx, item)

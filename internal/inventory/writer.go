@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -55,8 +56,10 @@ type parent struct {
 
 	mu      sync.Mutex
 	items   map[string]entry
-	dirty   bool // a write must follow
-	removed bool // an item was removed since the last write started
+	kept    json.RawMessage // Recorder.Keep; what the parent held when read until then
+	keep    bool            // kept changed: close writes it
+	dirty   bool            // a write must follow
+	removed bool            // an item was removed since the last write started
 	writing bool
 	idle    *sync.Cond
 	lastErr error
@@ -108,6 +111,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 		if f.exists && f.ignored == "" {
 			p.found, p.recorded = true, f.rec.Items
 			p.mu.Lock()
+			p.kept = f.rec.Kept
 			for _, it := range f.rec.Items {
 				if e, err := newEntry(it); err == nil {
 					p.items[it.ID] = e
@@ -177,7 +181,7 @@ func (p *parent) drain() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for p.dirty {
-		p.dirty, p.removed = false, false
+		p.dirty, p.removed, p.keep = false, false, false
 		content := p.contentLocked()
 		p.mu.Unlock()
 		// Detached from the call that changed it: a write that started
@@ -194,7 +198,7 @@ func (p *parent) drain() {
 
 // contentLocked is the record to write now. Holds p.mu.
 func (p *parent) contentLocked() content {
-	c := content{installation: p.root, instance: p.instance, items: make([]entry, 0, len(p.items))}
+	c := content{installation: p.root, instance: p.instance, kept: p.kept, items: make([]entry, 0, len(p.items))}
 	for _, e := range p.items {
 		c.items = append(c.items, e)
 	}
@@ -225,7 +229,7 @@ func (p *parent) close(ctx context.Context) error {
 	for p.writing {
 		p.idle.Wait()
 	}
-	err, empty, foreign, removed, bad := p.lastErr, len(p.items) == 0, p.foreign, p.removed, p.badItem
+	err, empty, foreign, removed, bad := p.lastErr, len(p.items) == 0, p.foreign, p.removed || p.keep, p.badItem
 	p.mu.Unlock()
 	if bad != nil {
 		return bad
@@ -244,7 +248,7 @@ func (p *parent) close(ctx context.Context) error {
 	}
 	if err != nil || removed { // the last background write failed, or removals wait
 		p.mu.Lock()
-		p.removed = false
+		p.removed, p.keep = false, false
 		content := p.contentLocked()
 		p.mu.Unlock()
 		return p.write(ctx, content)

@@ -1,7 +1,6 @@
 package landscaperyaml
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -90,7 +89,7 @@ func Stages(set *Set) ([][]string, error) {
 		insts[doc.Name] = inst
 		for _, k := range exported(inst, ns) {
 			if other, ok := writer[k]; ok && other != doc.Name {
-				return nil, fmt.Errorf("Installations %q and %q both export %s %s/%s", other, doc.Name, k.kind, k.namespace, k.name)
+				return nil, fmt.Errorf("installations %q and %q both export %s %s/%s", other, doc.Name, k.kind, k.namespace, k.name)
 			}
 			writer[k] = doc.Name
 		}
@@ -103,7 +102,7 @@ func Stages(set *Set) ([][]string, error) {
 			switch {
 			case !ok:
 			case w == doc.Name:
-				return nil, fmt.Errorf("Installation %q imports %s %s/%s, which it exports itself", doc.Name, k.kind, k.namespace, k.name)
+				return nil, fmt.Errorf("installation %q imports %s %s/%s, which it exports itself", doc.Name, k.kind, k.namespace, k.name)
 			default:
 				needs[doc.Name][w] = true
 			}
@@ -192,7 +191,7 @@ func ExportObjects(manifest *Set, namespace string, data map[string]any, targets
 		}
 		spec := map[string]any{"type": t.Spec.Type}
 		if len(t.Spec.Config) > 0 {
-			spec["config"] = json.RawMessage(t.Spec.Config)
+			spec["config"] = t.Spec.Config
 		}
 		if err := add(map[string]any{"apiVersion": api.TargetAPIVersion, "kind": KindTarget, "metadata": m, "spec": spec}); err != nil {
 			// Never the error's text: it could quote the config.

@@ -35,7 +35,7 @@ func TestAccInstallation_deployerChecksConfigAtPlan(t *testing.T) {
 			{
 				Config:      e.checkedInstallation(`- {name: odd, type: example.com/no-such-deployer, config: {}}`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)deploy item "odd".*no deployer for deploy item type\s+"example.com/no-such-deployer"`),
+				ExpectError: regexp.MustCompile(`(?s)deploy item "odd".*no deployer for deploy item type\s+"example.com/no-such-deployer".*name\s+the\s+type\s+in\s+the\s+provider.s\s+external_deployers`),
 			},
 			{
 				// the rejected plans deployed nothing

@@ -43,7 +43,9 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		}
 		return nil, err
 	}
-	job, jobErr := d.instancesIn(ctx, lsContext).Apply(ctx, spec, prev, inst)
+	runner := d.instancesIn(ctx, lsContext)
+	runner.Keep = keepOf(ctx, withDigests(m, spec))
+	job, jobErr := runner.Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
@@ -79,7 +81,9 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	}
 	d.security.trustSnapshot(m, prev)
 	d.security.learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
-	snap, err := d.instances(ctx).Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
+	runner := d.instances(ctx)
+	runner.Keep = keepOf(ctx, m)
+	snap, err := runner.Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, ignored, err
 	}

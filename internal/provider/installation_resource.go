@@ -56,6 +56,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
+	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
 	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
@@ -76,6 +77,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
+	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
 	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
@@ -123,6 +125,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	identityOfModel(ctx, resp.Identity, state, &resp.Diagnostics) // also for states from before identities
 	snap, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	if len(snap) == 0 {

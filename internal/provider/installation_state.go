@@ -263,7 +263,7 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 			row := deployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: selectorString(it.Target),
 				DependsOn: orEmptyList(it.DependsOn), Phase: string(it.Phase), ConfigHash: it.ConfigHash}
 			if it.LastError != nil {
-				row.LastError = it.LastError.Message
+				row.LastError = it.LastError.Text()
 			}
 			out.items = append(out.items, row)
 		}

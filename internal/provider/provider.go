@@ -10,13 +10,15 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 var (
-	_ provider.Provider              = (*landscaperProvider)(nil)
-	_ provider.ProviderWithFunctions = (*landscaperProvider)(nil)
+	_ provider.Provider                  = (*landscaperProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*landscaperProvider)(nil)
+	_ provider.ProviderWithListResources = (*landscaperProvider)(nil)
 )
 
 type landscaperProvider struct {
@@ -39,6 +41,11 @@ func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Reso
 		NewTargetResource,
 		NewInstallationResource,
 	}
+}
+
+// ListResources lists the list resources (`terraform query`, Terraform >= 1.14).
+func (p *landscaperProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewInstallationList}
 }
 
 // DataSources lists every data source type of the provider.

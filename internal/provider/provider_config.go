@@ -21,6 +21,8 @@ type providerModel struct {
 	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
+	ExternalDeployers           types.List         `tfsdk:"external_deployers"`
+	DeployItemTimeouts          types.Object       `tfsdk:"deploy_item_timeouts"`
 	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
 }
 
@@ -55,7 +57,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			"registry": registrySchema(),
 			"kubernetes": schema.SingleNestedAttribute{
 				Optional: true,
-				MarkdownDescription: "The host cluster, which the provider only reads. At plan, and again at apply: " +
+				MarkdownDescription: "The host cluster, which the provider only reads, except for the `DeployItem`s of `external_deployers` without a `kubeconfig`. At plan, and again at apply: " +
 					"`imports.secrets` and `imports.config_maps`, the Landscaper `Context` an installation's `context` names " +
 					"with the pull Secrets it lists, and the DataObjects and Targets (and Secrets their `secretRef` names) an " +
 					"installation's `manifest` refers to but `manifest_objects` does not hold. At `terraform import`: the " +
@@ -100,6 +102,8 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	}
 	tuningAttributes(resp.Schema.Attributes)
 	kubeconfigsAttribute(resp.Schema.Attributes)
+	externalDeployersAttribute(resp.Schema.Attributes)
+	deployItemTimeoutsAttribute(resp.Schema.Attributes)
 	trustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
@@ -125,7 +129,11 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
+	if resp.Diagnostics.Append(data.configureDeployers(ctx, cfg.DeployItemTimeouts, cfg.ExternalDeployers)...); resp.Diagnostics.HasError() {
+		return
+	}
 	resp.ResourceData = data
+	resp.ListResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
 }

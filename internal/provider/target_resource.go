@@ -143,11 +143,11 @@ func (r *targetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 }
 
 func (r *targetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.write(ctx, req.Plan.Get, resp.State.Set, &resp.Diagnostics)
+	r.write(ctx, req.Plan.Get, resp.State.Set, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *targetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.write(ctx, req.Plan.Get, resp.State.Set, &resp.Diagnostics)
+	r.write(ctx, req.Plan.Get, resp.State.Set, resp.Identity, &resp.Diagnostics)
 }
 
 // Read keeps the state: a target has no remote object that could drift.
@@ -161,21 +161,29 @@ func (r *targetResource) Read(ctx context.Context, req resource.ReadRequest, res
 		m.Type = types.StringValue(api.KubernetesClusterTargetType)
 	}
 	m.ID = m.Name
+	setTargetIdentity(ctx, resp.Identity, m.Name.ValueString(), &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (r *targetResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
-// ImportState adopts a target by name. Credentials cannot be read back
-// from anywhere, so the next apply writes them from the configuration as
-// an in-place update that deploys nothing.
+// ImportState adopts a target by name (the ID, or the identity of an
+// import block). Credentials cannot be read back from anywhere, so the
+// next apply writes them from the configuration as an in-place update that
+// deploys nothing.
 func (r *targetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	name := importedTargetName(ctx, req, &resp.Diagnostics)
+	if name == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", "Import a landscaper_target by its name.")
+		return
+	}
+	setTargetIdentity(ctx, resp.Identity, name, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), api.KubernetesClusterTargetType)...)
 }
 
-func (r *targetResource) write(ctx context.Context, get func(context.Context, any) diag.Diagnostics, set func(context.Context, any) diag.Diagnostics, diags *diag.Diagnostics) {
+func (r *targetResource) write(ctx context.Context, get func(context.Context, any) diag.Diagnostics, set func(context.Context, any) diag.Diagnostics, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	var m targetModel
 	diags.Append(get(ctx, &m)...)
 	if diags.HasError() {
@@ -187,6 +195,7 @@ func (r *targetResource) write(ctx context.Context, get func(context.Context, an
 		m.Target = types.StringValue(target)
 	}
 	m.ID = m.Name
+	setTargetIdentity(ctx, identity, m.Name.ValueString(), diags)
 	diags.Append(set(ctx, &m)...)
 }
 

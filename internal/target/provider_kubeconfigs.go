@@ -2,6 +2,7 @@ package target
 
 import (
 	"crypto/sha256"
+	"sort"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -89,4 +90,27 @@ func (p *Pool) providerKubeconfig(t *api.Target) (string, bool, error) {
 			"target %q takes its kubeconfig from the provider block, but target_kubeconfigs has no entry %q", t.Metadata.Name, ref.name)
 	}
 	return kubeconfig, true, nil
+}
+
+// ProviderKubeconfig returns the provider block's kubeconfig of t, for a
+// deployer that hands t to a process of its own (the external deployer
+// writes it into a Secret the Target references); false when t carries
+// its own kubeconfig. The same rules as for the pool's own clients hold:
+// only targets of the user's configuration may refer to one.
+func (p *Pool) ProviderKubeconfig(t *api.Target) (string, bool, error) {
+	return p.providerKubeconfig(t)
+}
+
+// ProviderKubeconfigNames are the names of the provider block's
+// kubeconfigs, sorted: the clusters the provider reaches without a
+// configuration (an import looks for installations there).
+func (p *Pool) ProviderKubeconfigNames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := make([]string, 0, len(p.fromProvider))
+	for name := range p.fromProvider {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }

@@ -13,9 +13,22 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// endWriteBudget bounds the writes that end a job after the call's
+// maxEndWrites bounds the writes that end a job after the call's
 // context ended (the abort request and the final status).
-const endWriteBudget = 5 * time.Second
+const maxEndWrites = 5 * time.Second
+
+// abortBudget splits the call's abort timeout (deployer.Item.AbortTimeout,
+// the time the engine gives the call once its context ended): the
+// deployer gets the first part to stop and end the job itself, this side
+// keeps the rest to end the job without it, so the job is over before
+// the engine gives the call up.
+func abortBudget(total time.Duration) (deployerWait, endWrites time.Duration) {
+	if total <= 0 {
+		total = DefaultAbortTimeout
+	}
+	endWrites = min(maxEndWrites, total/2)
+	return total - endWrites, endWrites
+}
 
 // abort stops the job because of reason: a deployer that has picked it up
 // is asked to stop (the abort annotation and its time) and given the abort
@@ -25,10 +38,10 @@ const endWriteBudget = 5 * time.Second
 // checks for interruption stop and drop its result. Either way the job
 // is over when abort returns, and it returns a terminal error.
 func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes <-chan change, reason, why string) (outcome, error) {
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), j.d.abortTimeout+endWriteBudget)
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), j.abortWait+j.endBudget)
 	defer cancel()
 	name := describe(cur)
-	if statusOf(cur).pickedUp(j.id) && j.d.abortTimeout > 0 {
+	if statusOf(cur).pickedUp(j.id) && j.abortWait > 0 {
 		stopped, err := j.requestAbort(actx, cur, changes)
 		if err != nil || stopped.gone || statusOf(stopped.obj).finished(j.id) {
 			return stopped, abortError(reason, name, why, stopped, err)
@@ -44,7 +57,7 @@ func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes
 	}
 	how := "no deployer had picked the job up"
 	if statusOf(cur).pickedUp(j.id) {
-		how = fmt.Sprintf("the deployer did not stop within the abort timeout of %s, so the job was ended without it; what it does from now on is not recorded", j.d.abortTimeout)
+		how = fmt.Sprintf("the deployer did not stop within %s of the abort timeout, so the job was ended without it; what it does from now on is not recorded", j.abortWait)
 	}
 	return ended, failure.Terminalf(reason, "%s: %s; %s", name, why, how)
 }
@@ -60,7 +73,7 @@ func (j *job) requestAbort(ctx context.Context, cur *unstructured.Unstructured, 
 		}
 		return outcome{obj: cur}, nil // the end of the job does not depend on the request
 	}
-	deadline := time.NewTimer(j.d.abortTimeout)
+	deadline := time.NewTimer(j.abortWait)
 	defer deadline.Stop()
 	for {
 		if statusOf(cur).finished(j.id) {

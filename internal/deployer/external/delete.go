@@ -24,6 +24,9 @@ import (
 // installation adopted, and an object of that name that another deploy
 // item owns, are left alone.
 func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer.DeleteOptions) error {
+	if err := d.ready(item); err != nil {
+		return err
+	}
 	prev, err := decodeStatus(item.ProviderStatus)
 	if err != nil {
 		return itemError(item, failure.NewTerminal("InvalidProviderStatus", err))
@@ -99,7 +102,7 @@ func (d *Deployer) deleteItem(ctx context.Context, item deployer.Item, res dynam
 // deletionJob tells the deployer to uninstall and waits until the
 // DeployItem is gone or the deployer reports that it failed.
 func (d *Deployer) deletionJob(ctx context.Context, item deployer.Item, res dynamic.ResourceInterface, live *unstructured.Unstructured) error {
-	out, err := d.runJob(ctx, res, live, item.Timeout)
+	out, err := d.runJob(ctx, res, live, item)
 	switch {
 	case err != nil:
 		return err
@@ -167,16 +170,21 @@ func waitGone(ctx context.Context, res dynamic.ResourceInterface, obj *unstructu
 	}
 }
 
-// deleteSupport deletes the item's Target and Context, at the same time;
-// one that is not the item's (any more) is left alone.
+// deleteSupport deletes the item's Target, the Secret of its kubeconfig
+// and its Context, at the same time; one that is not the item's (any
+// more) is left alone.
 func (d *Deployer) deleteSupport(ctx context.Context, item deployer.Item, n names) error {
-	kinds := []struct{ res dynamic.ResourceInterface }{
-		{d.client.Resource(Targets).Namespace(n.namespace)},
-		{d.client.Resource(Contexts).Namespace(n.namespace)},
+	kinds := []struct {
+		res  dynamic.ResourceInterface
+		name string
+	}{
+		{d.client.Resource(Targets).Namespace(n.namespace), n.object},
+		{d.client.Resource(secrets).Namespace(n.namespace), kubeconfigSecretName(n)},
+		{d.client.Resource(Contexts).Namespace(n.namespace), n.object},
 	}
 	errs := make(chan error, len(kinds))
 	for _, k := range kinds {
-		go func() { errs <- deleteOwned(ctx, k.res, item, n.object) }()
+		go func() { errs <- deleteOwned(ctx, k.res, item, k.name) }()
 	}
 	var first error
 	for range kinds {

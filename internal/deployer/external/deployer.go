@@ -3,12 +3,15 @@ package external
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
@@ -17,48 +20,67 @@ import (
 const (
 	// DefaultPickupTimeout is Landscaper's default (deployItemTimeouts.pickup).
 	DefaultPickupTimeout = 5 * time.Minute
-	// DefaultAbortTimeout is far below Landscaper's five minutes: a
-	// cancelled deployer call has only the rest of the engine's grace
-	// (Engine.Grace, half of 5 s after an interrupt) to return before the
-	// engine gives it up.
-	DefaultAbortTimeout = 2 * time.Second
+	// DefaultAbortTimeout is the abort timeout of a call that does not
+	// say (deployer.Item.AbortTimeout): the engine's default.
+	DefaultAbortTimeout = 30 * time.Second
 )
 
 // Options configure a Deployer.
 type Options struct {
 	// Client reaches the cluster where the DeployItems live and their
-	// deployers watch them.
+	// deployers watch them. Without it, Connect is called once, at the
+	// first call that needs the cluster.
 	Client dynamic.Interface
+	// Connect returns the client of that cluster and its target: the
+	// item's home (deployer.Homed), where the installation's inventory
+	// records the item. The target's kubeconfig must have Namespace as
+	// its namespace.
+	Connect func() (Connection, error)
 	// Namespace holds the DeployItems, Targets and Contexts ("default"
 	// if empty).
 	Namespace string
 	// PickupTimeout is how long a job may wait for a deployer to pick it
 	// up; 0: DefaultPickupTimeout, negative: no limit.
 	PickupTimeout time.Duration
-	// AbortTimeout is how long a deployer that was asked to abort may take
-	// to stop; 0: DefaultAbortTimeout, negative: end the job at once.
-	AbortTimeout time.Duration
-	// Context is the content of the Context every DeployItem names (a
-	// Landscaper Context's fields besides its metadata: registry pull
-	// secrets, configurations, …); nil: an empty Context.
-	Context map[string]any
+	// Kubeconfig returns the kubeconfig of a target that takes it from
+	// the provider block (true), to be written into a Secret its Target
+	// references; false: the target carries its own. Nil: such targets
+	// are refused.
+	Kubeconfig func(*api.Target) (string, bool, error)
+}
+
+// Connection is the cluster of the DeployItems: a client and the
+// target of the cluster (nil: the deployer has no home of its own).
+type Connection struct {
+	Client dynamic.Interface
+	Home   *api.Target
 }
 
 // Deployer hands deploy items to a deployer that runs in a cluster,
 // playing Landscaper's side of the deployer contract for each item.
 type Deployer struct {
-	client        dynamic.Interface
 	namespace     string
 	pickupTimeout time.Duration
-	abortTimeout  time.Duration
-	context       map[string]any
+	kubeconfig    func(*api.Target) (string, bool, error)
+
+	connect func() (Connection, error)
+	once    sync.Once
+	conn    Connection
+	connErr error
+	client  dynamic.Interface // conn.Client once connected
 }
 
-var _ deployer.Deployer = (*Deployer)(nil)
+var (
+	_ deployer.Deployer = (*Deployer)(nil)
+	_ deployer.Homed    = (*Deployer)(nil)
+)
 
 // New returns a Deployer with opts.
 func New(opts Options) *Deployer {
-	d := &Deployer{client: opts.Client, namespace: opts.Namespace, pickupTimeout: opts.PickupTimeout, abortTimeout: opts.AbortTimeout, context: opts.Context}
+	d := &Deployer{namespace: opts.Namespace, pickupTimeout: opts.PickupTimeout, kubeconfig: opts.Kubeconfig, connect: opts.Connect}
+	if opts.Client != nil {
+		d.connect = func() (Connection, error) { return Connection{Client: opts.Client}, nil }
+	}
 	if d.namespace == "" {
 		d.namespace = "default"
 	}
@@ -68,19 +90,53 @@ func New(opts Options) *Deployer {
 	case d.pickupTimeout < 0:
 		d.pickupTimeout = 0
 	}
-	switch {
-	case d.abortTimeout == 0:
-		d.abortTimeout = DefaultAbortTimeout
-	case d.abortTimeout < 0:
-		d.abortTimeout = 0
-	}
 	return d
 }
 
+// connected connects once (Options.Connect) and sets d.client.
+func (d *Deployer) connected() (Connection, error) {
+	d.once.Do(func() {
+		if d.connect == nil {
+			d.connErr = errors.New("the external deployer has no cluster configured")
+			return
+		}
+		d.conn, d.connErr = d.connect()
+		d.client = d.conn.Client
+	})
+	return d.conn, d.connErr
+}
+
+// ready connects; the error names the item.
+func (d *Deployer) ready(item deployer.Item) error {
+	if _, err := d.connected(); err != nil {
+		return itemError(item, fmt.Errorf("the cluster of the DeployItems: %w", err))
+	}
+	return nil
+}
+
+// Home implements deployer.Homed: the cluster of the DeployItems.
+func (d *Deployer) Home(item deployer.Item) (*api.Target, error) {
+	c, err := d.connected()
+	if err != nil {
+		return nil, itemError(item, fmt.Errorf("the cluster of the DeployItems: %w", err))
+	}
+	return c.Home, nil
+}
+
+// Homes implements deployer.Homed.
+func (d *Deployer) Homes() []api.Target {
+	if c, err := d.connected(); err == nil && c.Home != nil {
+		return []api.Target{*c.Home}
+	}
+	return nil
+}
+
 // namesOf returns where item's objects are: where its provider status
-// says, else in the configured namespace.
+// says, else in the configured namespace. A status rebuilt from an
+// inventory (deployer.Item.Rebuilt) is not followed elsewhere: whoever
+// could write that inventory could point it anywhere.
 func (d *Deployer) namesOf(item deployer.Item, prev *ProviderStatus) names {
-	if prev != nil && prev.Namespace != "" && prev.Name != "" {
+	if prev != nil && !item.Rebuilt && prev.Namespace != "" && prev.Name != "" {
 		return names{namespace: prev.Namespace, object: prev.Name}
 	}
 	return names{namespace: d.namespace, object: nameFor(item.ID)}
@@ -92,6 +148,9 @@ func (d *Deployer) namesOf(item deployer.Item, prev *ProviderStatus) names {
 // exist, also on error.
 func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
 	keep := deployer.Result{ProviderStatus: item.ProviderStatus}
+	if err := d.ready(item); err != nil {
+		return keep, err
+	}
 	config, err := parseConfig(item.Config)
 	if err != nil {
 		return keep, itemError(item, err)
@@ -108,7 +167,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 			return keep, itemError(item, fmt.Errorf("moving the DeployItem from %s to %s: %w", old.namespace, n.namespace, err))
 		}
 	}
-	status := newStatus(n, item.Target != nil)
+	status := newStatus(n, item)
 	res := d.client.Resource(DeployItems).Namespace(n.namespace)
 	obj := deployItemObject(item, n, config, time.Now())
 	live, err := claim(ctx, res, item, obj)
@@ -120,19 +179,19 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 		// through the deployer, then start over.
 		if err := d.finishDeletion(ctx, item, res, live); err != nil {
 			status.observe(live)
-			return deployer.Result{ProviderStatus: status.encode()}, itemError(item, fmt.Errorf("%s is being deleted and its deletion did not finish: %w", describe(live), err))
+			return status.result(), itemError(item, fmt.Errorf("%s is being deleted and its deletion did not finish: %w", describe(live), err))
 		}
 		live = nil // gone now
 	}
 	if err := d.applySupport(ctx, item, n); err != nil {
-		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
+		return status.result(), itemError(item, err)
 	}
 	written, err := put(ctx, res, item, obj, live)
 	if err != nil {
-		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
+		return status.result(), itemError(item, err)
 	}
 	status.observe(written)
-	out, err := d.runJob(ctx, res, written, item.Timeout)
+	out, err := d.runJob(ctx, res, written, item)
 	if out.obj != nil {
 		status.observe(out.obj)
 	}
@@ -140,15 +199,17 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 		err = fmt.Errorf("%s was deleted while its job ran", describe(written))
 	}
 	if err != nil {
-		return deployer.Result{ProviderStatus: status.encode()}, itemError(item, err)
+		return status.result(), itemError(item, err)
 	}
-	res2, err := d.result(ctx, out.obj)
-	res2.ProviderStatus = status.encode()
-	return res2, itemError(item, err)
+	exports, err := d.result(ctx, out.obj)
+	done := status.result()
+	done.Exports = exports
+	return done, itemError(item, err)
 }
 
-// applySupport writes the Target (if the item names one) and the Context
-// the DeployItem references, at the same time.
+// applySupport writes the Target (if the item names one, with the Secret
+// of its kubeconfig when the provider block holds it) and the Context the
+// DeployItem references, at the same time.
 func (d *Deployer) applySupport(ctx context.Context, item deployer.Item, n names) error {
 	type objectWrite struct {
 		res dynamic.ResourceInterface
@@ -161,8 +222,15 @@ func (d *Deployer) applySupport(ctx context.Context, item deployer.Item, n names
 			return err
 		}
 		objs = append(objs, objectWrite{res: d.client.Resource(Targets).Namespace(n.namespace), obj: t})
+		if fromProvider(item.Target) {
+			kubeconfig, err := d.providerKubeconfig(item.Target)
+			if err != nil {
+				return err
+			}
+			objs = append(objs, objectWrite{res: d.client.Resource(secrets).Namespace(n.namespace), obj: kubeconfigSecretObject(item, n, kubeconfig)})
+		}
 	}
-	objs = append(objs, objectWrite{res: d.client.Resource(Contexts).Namespace(n.namespace), obj: contextObject(item, n, d.context)})
+	objs = append(objs, objectWrite{res: d.client.Resource(Contexts).Namespace(n.namespace), obj: contextObject(item, n, item.Context)})
 	errs := make(chan error, len(objs))
 	for _, w := range objs {
 		go func() {
@@ -180,6 +248,22 @@ func (d *Deployer) applySupport(ctx context.Context, item deployer.Item, n names
 		}
 	}
 	return first
+}
+
+// providerKubeconfig is the provider block's kubeconfig of t.
+func (d *Deployer) providerKubeconfig(t *api.Target) (string, error) {
+	if d.kubeconfig == nil {
+		return "", failure.Terminalf("TargetNotHandedOut",
+			"target %q takes its kubeconfig from the provider block, and this deployer was given no way to read it", t.Metadata.Name)
+	}
+	kubeconfig, ok, err := d.kubeconfig(t)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok:
+		return "", failure.Terminalf("InvalidTarget", "target %q has no kubeconfig of the provider block", t.Metadata.Name)
+	}
+	return kubeconfig, nil
 }
 
 // Validate implements deployer.Deployer. The configuration is opaque to

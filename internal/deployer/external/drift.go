@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,6 +21,9 @@ import (
 // DeployItem whose last job did not succeed (someone started another).
 // One read per object.
 func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	if err := d.ready(item); err != nil {
+		return deployer.DriftReport{}, err
+	}
 	prev, err := decodeStatus(item.ProviderStatus)
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, failure.NewTerminal("InvalidProviderStatus", err))
@@ -48,6 +52,11 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 		}
 		if reason := supportDrift(item, want, live, "spec"); reason != "" {
 			return deployer.DriftReport{Drifted: true, Reason: reason}, nil
+		}
+		if fromProvider(item.Target) {
+			if reason, err := d.kubeconfigDrift(ctx, item, n); err != nil || reason != "" {
+				return deployer.DriftReport{Drifted: reason != "", Reason: reason}, itemError(item, err)
+			}
 		}
 	}
 	live, err = get(ctx, d.client.Resource(Contexts).Namespace(n.namespace), n.object)
@@ -109,4 +118,23 @@ func normalized(v any) map[string]any {
 	var out map[string]any
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// kubeconfigDrift says how the Secret with the provider block's
+// kubeconfig of item's target differs from what it should hold; it never
+// quotes the kubeconfig.
+func (d *Deployer) kubeconfigDrift(ctx context.Context, item deployer.Item, n names) (string, error) {
+	kubeconfig, err := d.providerKubeconfig(item.Target)
+	if err != nil {
+		return "", err
+	}
+	want := kubeconfigSecretObject(item, n, kubeconfig)
+	live, err := get(ctx, d.client.Resource(secrets).Namespace(n.namespace), want.GetName())
+	if err != nil {
+		return "", fmt.Errorf("reading Secret %s/%s: %w", n.namespace, want.GetName(), err)
+	}
+	if reason := supportDrift(item, want, live, "data"); reason != "" {
+		return strings.Replace(reason, "data."+KubeconfigKey+" was changed", "the kubeconfig of the provider block differs", 1), nil
+	}
+	return "", nil
 }

@@ -3,6 +3,7 @@ package external_test
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func TestExternal(t *testing.T) {
 		"Drift":                  testDrift,
 		"Ownership":              testOwnership,
 		"ApplyFinishesDeletion":  testApplyFinishesDeletion,
+		"HandedOver":             testHandedOver,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -122,10 +124,8 @@ func testFailure(t *testing.T, w *world) {
 		if err == nil || failure.IsTerminal(err) != tc.terminal || !strings.Contains(err.Error(), "the image does not exist") {
 			t.Fatalf("codes %v: Apply = %v, want a terminal=%v error with the deployer's message", tc.codes, err, tc.terminal)
 		}
-		for _, code := range tc.codes {
-			if !strings.Contains(err.Error(), code) {
-				t.Errorf("the error does not show code %s: %v", code, err)
-			}
+		if got := failure.Codes(err); !slices.Equal(got, tc.codes) {
+			t.Errorf("the error carries codes %v, want the deployer's %v: %v", got, tc.codes, err)
 		}
 		if st := status(t, res); st.Phase != "Failed" {
 			t.Errorf("provider status phase = %q", st.Phase)
@@ -219,7 +219,7 @@ func testAbortTimeout(t *testing.T, w *world) {
 	d := w.deployer()
 	item := w.item("stubborn", testdeployer.Config{Delay: "8s", Mode: testdeployer.ModeIgnoreAbort, ConfigMap: w.configMap("stubborn", "1")})
 	res, err := d.Apply(w.cancelAt(t, item, "Progressing"), item)
-	if failure.Reason(err) != external.ReasonInterrupted || !strings.Contains(err.Error(), "did not stop within the abort timeout") {
+	if failure.Reason(err) != external.ReasonInterrupted || !strings.Contains(err.Error(), "of the abort timeout, so the job was ended without it") {
 		t.Fatalf("Apply = %v, want Interrupted after the abort timeout", err)
 	}
 	if w.get(t, configMaps, "stubborn") != nil {

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) { localcluster.Main(m) }
 // Timeouts of the deployers under test: short, so each timeout is seen.
 const (
 	pickupTimeout = 3 * time.Second
-	abortTimeout  = time.Second
+	abortTimeout  = 2 * time.Second
 )
 
 // world is one namespace with a running test deployer: DeployItems,
@@ -61,7 +61,7 @@ func newWorld(t *testing.T) *world {
 }
 
 func (w *world) deployer() *external.Deployer {
-	return external.New(external.Options{Client: w.client, Namespace: w.namespace, PickupTimeout: pickupTimeout, AbortTimeout: abortTimeout})
+	return external.New(external.Options{Client: w.client, Namespace: w.namespace, PickupTimeout: pickupTimeout})
 }
 
 // item is an item of the test deployer's type; id names it uniquely.
@@ -71,7 +71,7 @@ func (w *world) item(id string, cfg testdeployer.Config) deployer.Item {
 	if err != nil {
 		panic(err)
 	}
-	return deployer.Item{ID: "ext/" + id, Name: id, Type: testdeployer.Type, Target: w.target, Config: raw, Timeout: time.Minute}
+	return deployer.Item{ID: "ext/" + id, Name: id, Type: testdeployer.Type, Target: w.target, Config: raw, Timeout: time.Minute, AbortTimeout: abortTimeout}
 }
 
 // configMap is the config part that deploys one ConfigMap named name.
@@ -95,7 +95,25 @@ func (w *world) get(t *testing.T, gvr schema.GroupVersionResource, name string) 
 	return obj
 }
 
-var configMaps = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+var (
+	configMaps = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	secrets    = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+)
+
+var metav1UpdateOptions = metav1.UpdateOptions{}
+
+// gvrOf is the resource of an object the external deployer writes.
+func gvrOf(ref deployer.ObjectRef) schema.GroupVersionResource {
+	switch ref.Kind {
+	case "DeployItem":
+		return external.DeployItems
+	case "Target":
+		return external.Targets
+	case "Context":
+		return external.Contexts
+	}
+	return secrets
+}
 
 // status decodes the provider status an Apply returned.
 func status(t *testing.T, res deployer.Result) external.ProviderStatus {

@@ -26,6 +26,10 @@ type job struct {
 	id  string
 	// timeout bounds the deployer's work from its pickup on; 0: none.
 	timeout time.Duration
+	// abortWait is how long a deployer asked to abort may take to end the
+	// job itself; endBudget bounds the writes that then end it from this
+	// side (abortBudget).
+	abortWait, endBudget time.Duration
 }
 
 // outcome is where a job left its DeployItem: its last state, or gone.
@@ -42,9 +46,10 @@ const (
 	codeTimeout              = "ERR_TIMEOUT"
 )
 
-// runJob triggers a new job on obj and waits until it ends.
-func (d *Deployer) runJob(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured, timeout time.Duration) (outcome, error) {
-	j := &job{d: d, res: res, id: uuid.NewString(), timeout: timeout}
+// runJob triggers a new job on obj for item and waits until it ends.
+func (d *Deployer) runJob(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured, item deployer.Item) (outcome, error) {
+	j := &job{d: d, res: res, id: uuid.NewString(), timeout: item.Timeout}
+	j.abortWait, j.endBudget = abortBudget(item.AbortTimeout)
 	obj, err := j.trigger(ctx, obj)
 	if err != nil || obj == nil {
 		return outcome{obj: obj, gone: obj == nil && err == nil}, err

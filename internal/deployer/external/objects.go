@@ -1,6 +1,7 @@
 package external
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ var (
 	Contexts    = schema.GroupVersionResource{Group: "landscaper.gardener.cloud", Version: "v1alpha1", Resource: "contexts"}
 	secrets     = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
 )
+
+// KubeconfigKey is the key of the Secret a Target references for a
+// kubeconfig the provider block holds (Landscaper's default key).
+const KubeconfigKey = "kubeconfig"
 
 // Annotations, finalizer and values of Landscaper's API that deployers read.
 const (
@@ -93,11 +98,14 @@ func nameFor(itemID string) string {
 }
 
 // ownerMeta stamps the ownership labels the built-in deployers use on m
-// (an object's metadata map).
+// (an object's metadata map), and the inventory's part-of label.
 func ownerMeta(item deployer.Item, m map[string]any) {
 	labels := map[string]any{deployer.OwnerLabel: deployer.OwnerValue(item.ID)}
 	if item.Instance != "" {
 		labels[deployer.InstanceLabel] = item.Instance
+	}
+	if item.PartOf != "" {
+		labels[deployer.PartOfLabel] = item.PartOf
 	}
 	merge(m, "labels", labels)
 	merge(m, "annotations", map[string]any{deployer.OwnerAnnotation: item.ID})
@@ -147,25 +155,40 @@ func timeoutValue(d time.Duration) string {
 	return d.String()
 }
 
+// fromProvider reports whether t takes its kubeconfig from the provider
+// block (landscaper_target's kubeconfig_from_provider): it carries no
+// kubeconfig, and its Target references a Secret this side writes.
+func fromProvider(t *api.Target) bool {
+	_, ok := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]
+	return ok && t.Spec.Type == api.KubernetesClusterTargetType
+}
+
+// kubeconfigSecretName is the name of the Secret that holds the
+// provider block's kubeconfig of the item's target.
+func kubeconfigSecretName(n names) string { return n.object + "-kubeconfig" }
+
 // targetObject is the Target the DeployItem references: the item's target
 // with its type, config, labels and annotations (deployers select targets
-// by them, e.g. for fenced environments).
+// by them, e.g. for fenced environments). A target whose kubeconfig the
+// provider block holds references the Secret kubeconfigSecretObject
+// writes instead (Landscaper's spec.secretRef).
 func targetObject(item deployer.Item, n names) (*unstructured.Unstructured, error) {
 	t := item.Target
-	if _, fromProvider := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]; fromProvider {
-		return nil, failure.Terminalf("TargetNotHandedOut",
-			"target %q takes its kubeconfig from the provider block, which is never written into a cluster; give the target its own kubeconfig to hand it to an external deployer", t.Metadata.Name)
-	}
 	meta := map[string]any{"name": n.object, "namespace": n.namespace}
 	if len(t.Metadata.Labels) > 0 {
 		meta["labels"] = stringMap(t.Metadata.Labels)
 	}
-	if len(t.Metadata.Annotations) > 0 {
-		meta["annotations"] = stringMap(t.Metadata.Annotations)
+	annotations := stringMap(t.Metadata.Annotations)
+	delete(annotations, api.KubeconfigFromProviderAnnotation) // a reference of this provider's, meaningless there
+	if len(annotations) > 0 {
+		meta["annotations"] = annotations
 	}
 	ownerMeta(item, meta)
 	spec := map[string]any{"type": t.Spec.Type}
-	if len(t.Spec.Config) > 0 {
+	switch {
+	case fromProvider(t):
+		spec["secretRef"] = map[string]any{"name": kubeconfigSecretName(n), "key": KubeconfigKey}
+	case len(t.Spec.Config) > 0:
 		var config any
 		if err := json.Unmarshal(t.Spec.Config, &config); err != nil {
 			// json errors quote types and offsets, never values.
@@ -176,6 +199,17 @@ func targetObject(item deployer.Item, n names) (*unstructured.Unstructured, erro
 	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": apiVersion, "kind": "Target", "metadata": meta, "spec": spec,
 	}}, nil
+}
+
+// kubeconfigSecretObject is the Secret with the provider block's
+// kubeconfig that the item's Target references.
+func kubeconfigSecretObject(item deployer.Item, n names, kubeconfig string) *unstructured.Unstructured {
+	meta := map[string]any{"name": kubeconfigSecretName(n), "namespace": n.namespace}
+	ownerMeta(item, meta)
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret", "metadata": meta, "type": "Opaque",
+		"data": map[string]any{KubeconfigKey: base64.StdEncoding.EncodeToString([]byte(kubeconfig))},
+	}}
 }
 
 // contextObject is the Context the DeployItem names, with configuration

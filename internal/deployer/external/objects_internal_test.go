@@ -3,6 +3,7 @@ package external
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,7 +97,8 @@ func TestDeployItemObject(t *testing.T) {
 }
 
 // The Target keeps the item's labels and annotations (target selectors);
-// one whose kubeconfig is in the provider block is never written out.
+// one whose kubeconfig is in the provider block references the Secret it
+// goes into, and the provider's reference is not written out.
 func TestTargetObject(t *testing.T) {
 	item := testItem()
 	n := names{namespace: "ls", object: "app-x"}
@@ -112,8 +114,14 @@ func TestTargetObject(t *testing.T) {
 		t.Errorf("spec.config.kubeconfig = %q", kc)
 	}
 	item.Target.Metadata.Annotations[api.KubeconfigFromProviderAnnotation] = "ref"
-	if _, err := targetObject(item, n); !failure.IsTerminal(err) || strings.Contains(err.Error(), "ref") {
-		t.Errorf("a target from the provider block: %v, want a terminal error without the reference", err)
+	obj, err = targetObject(item, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "secretRef")
+	if _, hasConfig := obj.Object["spec"].(map[string]any)["config"]; hasConfig || ref["name"] != kubeconfigSecretName(n) || ref["key"] != KubeconfigKey ||
+		obj.GetAnnotations()[api.KubeconfigFromProviderAnnotation] != "" {
+		t.Errorf("a target from the provider block: spec %v, annotations %v", obj.Object["spec"], obj.GetAnnotations())
 	}
 }
 
@@ -174,8 +182,8 @@ func TestJobError(t *testing.T) {
 				t.Errorf("error %q does not name %s", err, part)
 			}
 		}
-		if codes, _ := tc.lastError["codes"].([]any); len(codes) > 0 && !strings.Contains(err.Error(), codes[0].(string)) {
-			t.Errorf("error %q does not show the codes", err)
+		if codes, _ := tc.lastError["codes"].([]any); len(codes) > 0 && !slices.Contains(failure.Codes(err), codes[0].(string)) {
+			t.Errorf("error %q carries codes %v, want %v", err, failure.Codes(err), codes)
 		}
 	}
 }

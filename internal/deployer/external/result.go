@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -20,16 +19,15 @@ const ReasonDeployerFailed = "DeployerFailed"
 // result turns a finished job into what a built-in deployer returns:
 // Succeeded gives the exports from the export Secret, Failed the
 // deployer's lastError, classified by its codes.
-func (d *Deployer) result(ctx context.Context, obj *unstructured.Unstructured) (deployer.Result, error) {
+func (d *Deployer) result(ctx context.Context, obj *unstructured.Unstructured) (map[string]any, error) {
 	st := statusOf(obj)
 	if st.Phase != phaseSucceeded {
-		return deployer.Result{}, jobError(obj, st)
+		return nil, jobError(obj, st)
 	}
 	if st.ExportRef == nil || st.ExportRef.Name == "" {
-		return deployer.Result{}, nil
+		return nil, nil
 	}
-	exports, err := d.readExports(ctx, obj, *st.ExportRef)
-	return deployer.Result{Exports: exports}, err
+	return d.readExports(ctx, obj, *st.ExportRef)
 }
 
 // jobError is the error of a job that ended in another phase than
@@ -47,7 +45,7 @@ func jobError(obj *unstructured.Unstructured, st itemStatus) error {
 		reason = ReasonDeployerFailed
 	}
 	return failure.FromLandscaperCodes(reason, st.LastError.Codes,
-		fmt.Errorf("%s: %s ended the job in phase %q: %s", describe(obj), who, st.Phase, st.LastError))
+		fmt.Errorf("%s: %s ended the job in phase %q: %s", describe(obj), who, st.Phase, st.LastError.describe()))
 }
 
 // readExports reads the exports the deployer wrote into the Secret ref

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // itemStatus is the part of a DeployItem's status this side of the
@@ -37,15 +39,21 @@ type lsError struct {
 }
 
 func (e *lsError) String() string {
-	s := e.Reason
-	if e.Operation != "" {
-		s = e.Operation + "/" + s
-	}
-	s += ": " + e.Message
+	s := e.describe()
 	if len(e.Codes) > 0 {
 		s += " [" + strings.Join(e.Codes, ", ") + "]"
 	}
 	return s
+}
+
+// describe is the error without its codes, which an error built from it
+// carries apart (failure.Codes).
+func (e *lsError) describe() string {
+	s := e.Reason
+	if e.Operation != "" {
+		s = e.Operation + "/" + s
+	}
+	return s + ": " + e.Message
 }
 
 // deployerInfo identifies the deployer that last reconciled an item.
@@ -119,6 +127,9 @@ type ProviderStatus struct {
 	Name      string `json:"name"`
 	// HasTarget: the item references a Target (it named one).
 	HasTarget bool `json:"hasTarget,omitempty"`
+	// KubeconfigSecret: the Target references a Secret of that name with
+	// the provider block's kubeconfig of the item's target.
+	KubeconfigSecret string `json:"kubeconfigSecret,omitempty"`
 	// UID is the DeployItem's.
 	UID   string `json:"uid,omitempty"`
 	JobID string `json:"jobID,omitempty"`
@@ -150,9 +161,36 @@ func (s *ProviderStatus) encode() json.RawMessage {
 	return b
 }
 
-// newStatus is the status of an item whose objects are at n.
-func newStatus(n names, hasTarget bool) *ProviderStatus {
-	return &ProviderStatus{APIVersion: StatusAPIVersion, Kind: "ProviderStatus", Namespace: n.namespace, Name: n.object, HasTarget: hasTarget}
+// newStatus is the status of item, whose objects are at n.
+func newStatus(n names, item deployer.Item) *ProviderStatus {
+	s := &ProviderStatus{APIVersion: StatusAPIVersion, Kind: "ProviderStatus", Namespace: n.namespace, Name: n.object, HasTarget: item.Target != nil}
+	if item.Target != nil && fromProvider(item.Target) {
+		s.KubeconfigSecret = kubeconfigSecretName(n)
+	}
+	return s
+}
+
+// result is a Result with the status and the objects it names (for the
+// installation's inventory, in the DeployItems' cluster).
+func (s *ProviderStatus) result() deployer.Result {
+	return deployer.Result{ProviderStatus: s.encode(), Objects: s.objects()}
+}
+
+// objects are the objects s names: the DeployItem, its Context, and its
+// Target and kubeconfig Secret when it has them. (The export Secret is
+// the deployer's, owned by the DeployItem.)
+func (s *ProviderStatus) objects() []deployer.ObjectRef {
+	ref := func(apiVersion, kind, name string) deployer.ObjectRef {
+		return deployer.ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: s.Namespace, Name: name}
+	}
+	objs := []deployer.ObjectRef{ref(apiVersion, "DeployItem", s.Name), ref(apiVersion, "Context", s.Name)}
+	if s.HasTarget {
+		objs = append(objs, ref(apiVersion, "Target", s.Name))
+	}
+	if s.KubeconfigSecret != "" {
+		objs = append(objs, ref("v1", "Secret", s.KubeconfigSecret))
+	}
+	return objs
 }
 
 // observe records what obj's status says about its last job.

@@ -107,7 +107,10 @@ func (a RepoAuth) client() (*http.Client, error) {
 	if !pool.AppendCertsFromPEM(a.CAData) {
 		return nil, failure.Terminalf("InvalidChartRepoCredentials", "customCAData holds no PEM certificate")
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr := &http.Transport{Proxy: http.ProxyFromEnvironment}
+	if def, ok := http.DefaultTransport.(*http.Transport); ok {
+		tr = def.Clone()
+	}
 	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	return &http.Client{Transport: tr}, nil
 }

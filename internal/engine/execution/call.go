@@ -94,6 +94,8 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	if err != nil {
 		return err
 	}
+	c.Item.Timeout = it.Timeout.EffectiveOr(r.j.DefaultTimeout)
+	c.Item.AbortTimeout, c.Item.Context = r.j.AbortTimeout, r.j.LandscaperContext
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err
@@ -123,10 +125,11 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	return nil
 }
 
-// bounded runs one deployer call. Deployers must return promptly once ctx
-// ends; one that does not is given up (reason AbortTimeout) when the job
-// says so (job.AbortWait: after an interrupt the end of Grace, else Grace
-// after the context ended), so an interrupt or timeout always returns.
+// bounded runs one deployer call. Deployers must return within the abort
+// timeout once ctx ends; one that does not is given up (reason
+// AbortTimeout) when the job says so (job.AbortWait: after an interrupt
+// the abort timeout counted from the interrupt, else from the end of
+// ctx), so an interrupt or timeout always returns.
 // Its late result is dropped, never written anywhere.
 func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error)) (deployer.Result, error) {
 	type returned struct {

@@ -212,7 +212,7 @@ func TestRun_UpdateOnChangeOnly(t *testing.T) {
 }
 
 func TestRun_Interrupt(t *testing.T) {
-	// an interrupt triggers nothing new, fails running items after a grace period, and every object finishes
+	// an interrupt triggers nothing new, cancels running items, which fail, and every object finishes
 	env := newEnv()
 	ctx, cancel := context.WithCancel(context.Background())
 	j := env.job(ctx, 10)
@@ -286,7 +286,7 @@ func (stubborn) Apply(context.Context, deployer.Item) (deployer.Result, error) {
 }
 
 func TestRun_AbortTimeout(t *testing.T) {
-	// a deployer that ignores the timeout is given up after the abort grace; the item is Failed and Run returns
+	// a deployer that ignores the timeout is given up after the abort timeout; the item is Failed and Run returns
 	env := newEnv()
 	env.reg.Register("example.com/stubborn", stubborn{env.mock})
 	it := item("a", nil)

@@ -30,13 +30,21 @@ type Job struct {
 	ID       string
 	Registry *deployer.Registry
 	Backoff  phase.Backoff
-	// Grace is how long a running deployer call may go on after an
-	// interrupt: for the first half it may finish what it does, then its
-	// context is cancelled and it has the second half to return what it
-	// did. A call still running then is given up. Grace is also the abort
-	// wait of a call whose own timeout ended it.
-	Grace time.Duration
-	Log   Logger
+	// AbortTimeout is the deployer contract's abort timeout: how long a
+	// deployer call may take to return after it was told to stop — its
+	// context is cancelled at the interrupt, or ends at its item's
+	// timeout. A call still running then is given up
+	// (ARCHITECTURE.md, "Interrupts").
+	AbortTimeout time.Duration
+	// DefaultTimeout bounds the calls of items whose template sets no
+	// timeout (the contract's progressing default); 0:
+	// api.DefaultDeployItemTimeout.
+	DefaultTimeout time.Duration
+	// LandscaperContext is the content of the root installation's
+	// Landscaper Context, handed to every deployer call
+	// (deployer.Item.Context); nil: none.
+	LandscaperContext map[string]any
+	Log               Logger
 	// Clusters is handed to export executions (see template.ClusterAccess).
 	Clusters template.ClusterAccess
 
@@ -47,14 +55,14 @@ type Job struct {
 
 // New starts a job. The end of ctx is the interrupt; parallelism bounds the
 // deployer calls running at once across the whole tree (minimum 1).
-func New(ctx context.Context, id string, reg *deployer.Registry, parallelism int, backoff phase.Backoff, grace time.Duration, log Logger) *Job {
+func New(ctx context.Context, id string, reg *deployer.Registry, parallelism int, backoff phase.Backoff, abortTimeout time.Duration, log Logger) *Job {
 	if parallelism < 1 {
 		parallelism = 1
 	}
 	if log == nil {
 		log = discard{}
 	}
-	j := &Job{ID: id, Registry: reg, Backoff: backoff, Grace: grace, Log: log,
+	j := &Job{ID: id, Registry: reg, Backoff: backoff, AbortTimeout: abortTimeout, Log: log,
 		interrupt: ctx, slots: make(chan struct{}, parallelism)}
 	context.AfterFunc(ctx, func() {
 		now := time.Now()
@@ -116,7 +124,7 @@ func (j *Job) AcquireSlot() (*Slot, error) {
 
 // Idle gives the slot back; resume takes one again, waiting until one is
 // free (also after an interrupt, so that the accounting stays exact).
-// After Close, resume takes nothing: a call given up after its grace
+// After Close, resume takes nothing: a call given up after its abort timeout
 // period must not hold a slot nobody returns.
 func (s *Slot) Idle() (resume func()) {
 	s.mu.Lock()
@@ -155,18 +163,13 @@ func (s *Slot) Close() {
 }
 
 // CallContext returns the context of one deployer call: bounded by timeout
-// (0 = none) and cancelled half the Grace after an interrupt, so a running
-// call may still finish what it is doing. The caller must call cancel.
+// (0 = none) and cancelled at the interrupt, as Landscaper aborts a
+// running deploy item at once; the call then has AbortTimeout to return
+// (AbortWait). The caller must call cancel.
 func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	base, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
 	stopWatch := context.AfterFunc(j.interrupt, func() {
-		timer := time.NewTimer(time.Until(j.interruptedAt().Add(j.Grace / 2)))
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-			cancel(fmt.Errorf("interrupted; grace period of %s over", j.Grace))
-		case <-base.Done():
-		}
+		cancel(fmt.Errorf("interrupted (%v); the deployer has the abort timeout of %s to stop", context.Cause(j.interrupt), j.AbortTimeout))
 	})
 	ctx, stopTimeout := base, context.CancelFunc(func() {})
 	if timeout > 0 {
@@ -180,13 +183,13 @@ func (j *Job) CallContext(timeout time.Duration) (context.Context, context.Cance
 }
 
 // AbortWait is how long to wait for a deployer call whose context just
-// ended before giving it up: what is left of Grace after an interrupt
-// (Grace counts once from the interrupt), else Grace.
+// ended before giving it up: what is left of AbortTimeout after an
+// interrupt (it counts once, from the interrupt), else AbortTimeout.
 func (j *Job) AbortWait() time.Duration {
 	if at := j.interruptedAt(); !at.IsZero() {
-		return max(0, time.Until(at.Add(j.Grace)))
+		return max(0, time.Until(at.Add(j.AbortTimeout)))
 	}
-	return j.Grace
+	return j.AbortTimeout
 }
 
 type discard struct{}

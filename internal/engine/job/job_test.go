@@ -18,7 +18,7 @@ import (
 // later, never earlier, so "ended too early" cannot flake, and the timeout
 // is checked exactly through the context's deadline.
 func TestCallContext(t *testing.T) {
-	const grace = 300 * time.Millisecond
+	const abortTimeout = 300 * time.Millisecond
 	tests := []struct {
 		name      string
 		rule      string
@@ -27,13 +27,13 @@ func TestCallContext(t *testing.T) {
 		endsAfter time.Duration // the context must not end before this, counted from the call (or the interrupt)
 	}{
 		{"Timeout", "the deploy item timeout bounds the call", 300 * time.Millisecond, false, 300 * time.Millisecond},
-		{"InterruptGrace", "after an interrupt a running call keeps its context for the grace period, then it is cancelled", 0, true, grace / 2},
+		{"Interrupt", "an interrupt cancels a running call at once; it then has the abort timeout to return", 0, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			parent, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			j := New(parent, "job", nil, 1, phase.Backoff{}, grace, nil)
+			j := New(parent, "job", nil, 1, phase.Backoff{}, abortTimeout, nil)
 			from := time.Now()
 			ctx, stop := j.CallContext(tt.timeout)
 			created := time.Now()
@@ -58,7 +58,7 @@ func TestCallContext(t *testing.T) {
 			if early := from.Add(tt.endsAfter).Sub(at); early > 0 {
 				t.Fatalf("%s: ended %s too early", tt.rule, early)
 			}
-			if tt.interrupt && !strings.Contains(fmt.Sprint(context.Cause(ctx)), "grace period") {
+			if tt.interrupt && !strings.Contains(fmt.Sprint(context.Cause(ctx)), "abort timeout") {
 				t.Fatalf("%s: ended by %v", tt.rule, context.Cause(ctx))
 			}
 			if !tt.interrupt && ctx.Err() != context.DeadlineExceeded {

@@ -1,5 +1,7 @@
 package snapshot
 
+import "slices"
+
 // Clone returns a deep copy.
 func (s *Snapshot) Clone() *Snapshot {
 	if s == nil {
@@ -63,5 +65,6 @@ func (e *Error) clone() *Error {
 		return nil
 	}
 	c := *e
+	c.Codes = slices.Clone(e.Codes)
 	return &c
 }

@@ -1,6 +1,10 @@
 package snapshot
 
-import "github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+import (
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
 
 // ReasonInterrupted is the lastError reason of objects an interrupt ended.
 const ReasonInterrupted = "Interrupted"
@@ -10,5 +14,26 @@ const ReasonInterrupted = "Interrupted"
 func NewError(operation string, err error) *Error {
 	reason := failure.Reason(err)
 	return &Error{Operation: operation, Reason: reason, Message: err.Error(),
-		Retryable: !failure.IsTerminal(err) || reason == ReasonInterrupted}
+		Retryable: !failure.IsTerminal(err) || reason == ReasonInterrupted, Codes: failure.Codes(err)}
+}
+
+// Text is the error as the user is told it: the message, Landscaper's
+// error codes, and whether another apply without a change may help.
+func (e *Error) Text() string {
+	if e == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(e.Message)
+	b.WriteString(" (")
+	if len(e.Codes) > 0 {
+		b.WriteString(strings.Join(e.Codes, ", "))
+		b.WriteString("; ")
+	}
+	if e.Retryable {
+		b.WriteString("another apply may succeed)")
+	} else {
+		b.WriteString("another apply will fail the same way until the cause is fixed)")
+	}
+	return b.String()
 }

@@ -122,4 +122,6 @@ type Error struct {
 	// (transient errors whose retries ran out, interrupts); false for
 	// terminal errors, which need a changed configuration.
 	Retryable bool `json:"retryable,omitempty"`
+	// Codes are Landscaper's error codes of the error (failure.Codes).
+	Codes []string `json:"codes,omitempty"`
 }

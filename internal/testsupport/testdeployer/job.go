@@ -24,6 +24,9 @@ type Config struct {
 	ConfigMap *ConfigMapSpec `json:"configMap,omitempty"`
 	// Exports are exported through the export Secret as they are.
 	Exports map[string]any `json:"exports,omitempty"`
+	// ExportContext names a field of the item's Landscaper Context that
+	// is exported as "context" beside Exports.
+	ExportContext string `json:"exportContext,omitempty"`
 	// Mode: "" works, ModeFail fails, ModeNever never picks the job up,
 	// ModeIgnoreAbort finishes slow work although asked to abort.
 	Mode string `json:"mode,omitempty"`

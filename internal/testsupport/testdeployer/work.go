@@ -38,7 +38,8 @@ func (c *Controller) install(ctx context.Context, res dynamic.ResourceInterface,
 		}
 		di = updated
 	}
-	if _, err := c.s.Client.Resource(external.Contexts).Namespace(di.GetNamespace()).Get(ctx, contextName(di), metav1.GetOptions{}); err != nil {
+	lsContext, err := c.s.Client.Resource(external.Contexts).Namespace(di.GetNamespace()).Get(ctx, contextName(di), metav1.GetOptions{})
+	if err != nil {
 		return failed(false, "GetLandscaperContext", err.Error())
 	}
 	if _, err := setPhase(ctx, res, di, phaseProgressing); err != nil {
@@ -61,8 +62,15 @@ func (c *Controller) install(ctx context.Context, res dynamic.ResourceInterface,
 		}
 		v.providerStatus["configMap"] = map[string]any{"name": cfg.ConfigMap.Name, "namespace": cfg.ConfigMap.Namespace}
 	}
-	if cfg.Exports != nil {
-		ref, err := c.writeExports(ctx, di, cfg.Exports)
+	exports := cfg.Exports
+	if cfg.ExportContext != "" {
+		exports = map[string]any{"context": lsContext.Object[cfg.ExportContext]}
+		for k, v := range cfg.Exports {
+			exports[k] = v
+		}
+	}
+	if exports != nil {
+		ref, err := c.writeExports(ctx, di, exports)
 		if err != nil {
 			return failed(false, "Exports", err.Error())
 		}
@@ -131,7 +139,9 @@ func contextName(di *unstructured.Unstructured) string {
 }
 
 // targetClient reads the item's Target (in the item's namespace) and
-// returns a client for its cluster.
+// returns a client for its cluster: the kubeconfig is the Target's
+// config.kubeconfig, or the key of the Secret its secretRef names (the
+// default key "kubeconfig"), as Landscaper resolves it.
 func (c *Controller) targetClient(ctx context.Context, di *unstructured.Unstructured) (dynamic.Interface, error) {
 	name, _, _ := unstructured.NestedString(di.Object, "spec", "target", "name")
 	if name == "" {
@@ -142,6 +152,22 @@ func (c *Controller) targetClient(ctx context.Context, di *unstructured.Unstruct
 		return nil, err
 	}
 	kubeconfig, _, _ := unstructured.NestedString(target.Object, "spec", "config", "kubeconfig")
+	if secret, _, _ := unstructured.NestedString(target.Object, "spec", "secretRef", "name"); secret != "" {
+		key, _, _ := unstructured.NestedString(target.Object, "spec", "secretRef", "key")
+		if key == "" {
+			key = external.KubeconfigKey
+		}
+		s, err := c.s.Client.Resource(secrets).Namespace(di.GetNamespace()).Get(ctx, secret, metav1.GetOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("target %s: %w", name, err)
+		}
+		encoded, _, _ := unstructured.NestedString(s.Object, "data", key)
+		raw, err := base64.StdEncoding.DecodeString(encoded)
+		if err != nil || len(raw) == 0 {
+			return nil, fmt.Errorf("target %s: Secret %s has no key %s", name, secret, key)
+		}
+		kubeconfig = string(raw)
+	}
 	config, err := clientcmd.RESTConfigFromKubeConfig([]byte(kubeconfig))
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %w", name, err)
