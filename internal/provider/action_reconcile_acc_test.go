@@ -17,8 +17,11 @@ import (
 // skipWithoutActions skips on the CLIs without actions.
 func skipWithoutActions(t *testing.T) {
 	t.Helper()
-	if tfcli.Name() != tfcli.TerraformCurrent {
-		t.Skipf("%s has no actions (Terraform ≥ 1.14; OpenTofu has none): landscaper_reconcile is not tested there", tfcli.Name())
+	switch tfcli.Name() {
+	case tfcli.Terraform:
+		t.Skip("Terraform 1.5 has no actions (Terraform ≥ 1.14): landscaper_reconcile is not tested there")
+	case tfcli.OpenTofu:
+		t.Skip("OpenTofu has no actions: landscaper_reconcile is not tested there")
 	}
 }
 
