@@ -27,7 +27,9 @@ type DriftedItem struct {
 
 // Drift asks each succeeded deploy item's deployer, once per item and up
 // to Parallelism at a time, whether the target still matches. Items that
-// did not succeed are left out: the next apply re-applies them anyway.
+// did not succeed are left out: the next apply re-applies them anyway;
+// so are items whose stored configuration masks write-only values
+// (DeployItem.Masked).
 // root and comp are the root's blueprint and component descriptor (nil
 // when they cannot be loaded): deployers that read blueprint files (a
 // local Helm chart) get the files of the blueprint that rendered the
@@ -40,7 +42,9 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	registry := e.registry()
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
-			if it.Phase != api.DeployItemPhaseSucceeded {
+			// A masked configuration (write-only imports) no longer says
+			// what was deployed: such an item is not compared.
+			if it.Phase != api.DeployItemPhaseSucceeded || it.Masked() {
 				continue
 			}
 			target, err := execution.AppliedTarget(w.in.Targets, it)

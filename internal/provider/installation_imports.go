@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -56,6 +57,11 @@ func readImports(ctx context.Context, m installationModel, host *hostCluster) (b
 		}
 		in.Data = obj
 	}
+	wo, err := writeOnlyData(ctx, im, in.Data)
+	if err != nil {
+		return in, err
+	}
+	maps.Copy(in.Data, wo)
 
 	var targets map[string]types.String
 	if err := mapElements(ctx, im.Targets, &targets); err != nil {

@@ -49,6 +49,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
+	maskWriteOnly(job.Snapshot, writeOnlyStrings(ctx, m))
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	d.security.learnSnapshot(job.Start, sensitive)
 	d.security.learnSnapshot(job.Snapshot, sensitive)

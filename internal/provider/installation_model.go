@@ -57,6 +57,9 @@ type importsModel struct {
 	TargetMaps  types.Map     `tfsdk:"target_maps"`
 	Secrets     types.Map     `tfsdk:"secrets"`
 	ConfigMaps  types.Map     `tfsdk:"config_maps"`
+	// Write-only (installation_schema_writeonly.go).
+	DataWO        types.Dynamic `tfsdk:"data_wo"`
+	DataWOVersion types.Int64   `tfsdk:"data_wo_version"`
 }
 
 type objectRefModel struct {

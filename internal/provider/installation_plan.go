@@ -45,7 +45,9 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// Tags are resolved again; the digests in state stand in for an unreachable registry.
 	in := r.data.inputs(pinsOf(recordedDigests(state), false))
 	in.notes = &registryNotes{}
-	rendered := planDeployItems(ctx, in, r.data.engineOrNil(), plan, prevBytes, &resp.Diagnostics)
+	specModel, d := withWriteOnly(ctx, plan, req.Config)
+	resp.Diagnostics.Append(d...)
+	rendered := planDeployItems(ctx, in, r.data.engineOrNil(), specModel, prevBytes, &resp.Diagnostics)
 	in.notes.addTo(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

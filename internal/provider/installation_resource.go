@@ -57,7 +57,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
 	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
-	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
@@ -78,7 +78,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
 	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
-	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
@@ -87,6 +87,8 @@ type jobOutput struct {
 	private privateSetter
 	diags   *diag.Diagnostics
 	hashKey configHashKey
+	// config holds the write-only values the job renders with (withWriteOnly).
+	config tfsdk.Config
 }
 
 // runJob runs one install job bounded by timeout and records its outcome,
@@ -94,7 +96,9 @@ type jobOutput struct {
 func (r *installationResource) runJob(ctx context.Context, plan installationModel, prev []byte, instance string, timeout time.Duration, out jobOutput) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	outcome, err := r.data.apply(ctx, plan, prev, instance)
+	spec, d := withWriteOnly(ctx, plan, out.config)
+	out.diags.Append(d...)
+	outcome, err := r.data.apply(ctx, spec, prev, instance)
 	if outcome != nil {
 		warnIgnoredInventories(out.diags, r.data.security, outcome.ignored)
 	}
@@ -141,8 +145,11 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 		addWarning(&resp.Diagnostics, r.data.security, "Drift Not Checked", err)
 		drifted = nil
 	}
+	// A repair outside the resource (landscaper_reconcile, by hand)
+	// ends what an earlier refresh found drifted.
+	cleared := err == nil && clearRepaired(&state, drifted, &resp.Diagnostics)
 	if len(drifted) == 0 {
-		if rekeyed {
+		if rekeyed || cleared {
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		}
 		return

@@ -113,7 +113,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 func importsSchema() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "The installation's imports, by the names the blueprint declares.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withImportAttributes(map[string]schema.Attribute{
 			"data": schema.DynamicAttribute{Optional: true,
 				MarkdownDescription: "Data imports: an object of import name → any value."},
 			"targets": schema.MapAttribute{Optional: true, Sensitive: true, ElementType: types.StringType,
@@ -131,6 +131,6 @@ func importsSchema() schema.SingleNestedAttribute {
 			"config_maps": schema.MapNestedAttribute{Optional: true,
 				MarkdownDescription: "Data imports read from ConfigMaps of the provider's host cluster, at plan and at apply, like `secrets`.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: objectRefAttrs}},
-		},
+		}),
 	}
 }

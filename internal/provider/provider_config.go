@@ -135,4 +135,5 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	resp.ResourceData = data
 	resp.ListResourceData = data
 	resp.DataSourceData = data
+	resp.ActionData = data
 }

@@ -151,6 +151,7 @@ func (s *security) trustImports(ctx context.Context, m installationModel, in blu
 			trust(t)
 		}
 	}
+	s.secrets.Add(writeOnlyStrings(ctx, m)...)
 	var im importsModel
 	if ok, err := asObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok || im.Secrets.IsNull() || im.Secrets.IsUnknown() {
 		return

@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
+
+var _ action.ActionWithConfigure = (*reconcileAction)(nil)
+
+// Actions lists the provider's actions (Terraform >= 1.14; OpenTofu has none).
+func (p *landscaperProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{NewReconcileAction}
+}
+
+// NewReconcileAction returns the landscaper_reconcile action.
+func NewReconcileAction() action.Action { return &reconcileAction{} }
+
+// reconcileAction is Landscaper's `landscaper.gardener.cloud/operation:
+// reconcile` as a Terraform action: a new job on an installation whose
+// configuration did not change. An action gets only its own
+// configuration, never a resource's state, so the job starts from what
+// the installation's inventory records in its target clusters
+// (instance.Runner.Reconcile), runs as the resource instance that owns it
+// and leaves the inventory current; the resource's next refresh compares
+// what is deployed with its state.
+type reconcileAction struct {
+	data *providerData
+}
+
+type reconcileModel struct {
+	Installation types.String `tfsdk:"installation"`
+	Targets      types.List   `tfsdk:"targets"`
+	Timeout      types.String `tfsdk:"timeout"`
+}
+
+func (a *reconcileAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_reconcile"
+}
+
+func (a *reconcileAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (a *reconcileAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Runs a new job on an existing `landscaper_installation` without a configuration change: Landscaper's " +
+			"`landscaper.gardener.cloud/operation: reconcile` (Terraform ≥ 1.14; OpenTofu has no actions). Every deploy item the " +
+			"installation's inventory records in its target clusters is applied again with the configuration recorded there, so " +
+			"objects deleted or changed by hand come back and Helm releases are upgraded in place — \"redeploy now\" without " +
+			"`taint`, which deletes first. Nothing is rendered again (change the configuration for that). The job runs as the " +
+			"installation's resource instance and its inventory records what it leaves; the installation's next refresh compares " +
+			"what is deployed with its state, so what the job could not put back shows there as drift and the next plan repairs " +
+			"it. Progress shows as the job runs. Deploy items whose deployer reads blueprint files (a Helm chart from the " +
+			"blueprint's own files) get none and fail: apply the installation instead. Trust: the job applies the " +
+			"configurations the inventory Secret records, with the targets' credentials, so whoever may write Secrets in " +
+			"that namespace of a target cluster decides what it applies; invoke it only where nobody with less rights than " +
+			"the targets' credentials can.",
+		Attributes: map[string]schema.Attribute{
+			"installation": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The installation's `id` (`<namespace>/<name>`), e.g. `landscaper_installation.app.id`."},
+			"targets": schema.ListAttribute{Required: true, ElementType: types.StringType,
+				MarkdownDescription: "The Target objects (JSON) of the clusters the installation deploys to, where its inventory " +
+					"is: its target imports, e.g. `[landscaper_target.cluster.target]` (sensitive there, so plans do not show them)."},
+			"timeout": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Bound of the whole job, e.g. `10m`. Default `30m`."},
+		},
+	}
+}
+
+func (a *reconcileAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	if a.data == nil {
+		resp.Diagnostics.AddError("Provider Not Configured", "landscaper_reconcile needs a configured provider.")
+		return
+	}
+	var m reconcileModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	root, targets, timeout, err := m.parse(ctx)
+	if err != nil {
+		addError(&resp.Diagnostics, a.data.security, "Invalid Reconcile", err)
+		return
+	}
+	for _, t := range targets {
+		// The targets come from the configuration, as imports.targets do.
+		a.data.security.trustTarget(t, true)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	send := func(msg string) {
+		if resp.SendProgress != nil {
+			resp.SendProgress(action.InvokeProgressEvent{Message: a.data.security.scrub(msg)})
+		}
+	}
+	runner := a.data.instances(ctx)
+	runner.Log = &progressLogger{next: runner.Log, send: send}
+	start := time.Now()
+	snap, err := runner.Reconcile(ctx, root, targets)
+	if err != nil {
+		addError(&resp.Diagnostics, a.data.security, "Reconcile Failed", err)
+		return
+	}
+	send(fmt.Sprintf("installation %s reconciled in %s: job %s, phase %s", root, time.Since(start).Round(time.Millisecond),
+		snap.Root.JobID, snap.RootPhase()))
+}
+
+// parse returns the root installation's path, the targets and the timeout.
+func (m reconcileModel) parse(ctx context.Context) (string, []api.Target, time.Duration, error) {
+	ns, name, ok := strings.Cut(m.Installation.ValueString(), "/")
+	if !ok || ns == "" || name == "" || strings.Contains(name, "/") {
+		return "", nil, 0, attrErr(path.Root("installation"),
+			fmt.Errorf("%q is not an installation id <namespace>/<name> (landscaper_installation.<name>.id)", m.Installation.ValueString()))
+	}
+	root := rootName(installationModel{Name: types.StringValue(name), Namespace: types.StringValue(ns)})
+	var raw []types.String
+	if err := m.Targets.ElementsAs(ctx, &raw, false); err != nil {
+		return "", nil, 0, attrErr(path.Root("targets"), errors.New("must be a list of known Target objects"))
+	}
+	targets := make([]api.Target, 0, len(raw))
+	for i, v := range raw {
+		t, err := parseTarget(v.ValueString(), path.Root("targets").AtListIndex(i))
+		if err != nil {
+			return "", nil, 0, err
+		}
+		targets = append(targets, t)
+	}
+	timeout := defaultJobTimeout
+	if s := m.Timeout.ValueString(); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return "", nil, 0, attrErr(path.Root("timeout"), fmt.Errorf("%q is not a positive duration such as 10m", s))
+		}
+		timeout = d
+	}
+	return root, targets, timeout, nil
+}
+
+// progressLogger sends the job's progress to Terraform as action progress
+// events (deploy items started and finished, executions' phases) and on
+// to the request's log. The engine logs no configs, imports or targets.
+type progressLogger struct {
+	next interface{ Info(string, ...any) }
+	send func(string)
+	mu   sync.Mutex
+}
+
+func (l *progressLogger) Info(msg string, kv ...any) {
+	l.next.Info(msg, kv...)
+	fields := make([]string, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if k, ok := kv[i].(string); ok && k != "jobID" {
+			fields = append(fields, fmt.Sprintf("%s=%v", k, kv[i+1]))
+		}
+	}
+	sort.Strings(fields)
+	l.mu.Lock() // items finish concurrently; Terraform takes one event at a time
+	defer l.mu.Unlock()
+	l.send(strings.TrimSpace(msg + " " + strings.Join(fields, " ")))
+}

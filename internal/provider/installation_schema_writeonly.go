@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"maps"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Write-only data imports (imports.data_wo, Terraform and OpenTofu ≥ 1.11):
+// values used to render and deploy that are never stored. Terraform gives
+// them to the provider only in the configuration of a plan or an apply
+// (the framework nulls them in plan and state), so the model the spec is
+// built from takes them from there (withWriteOnly), and what the job
+// stores — the engine snapshot in private state, exports in state — has
+// them masked (maskWriteOnly, installation_writeonly_mask.go).
+
+// writeOnlyImportAttributes are the imports attributes of write-only data.
+func writeOnlyImportAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"data_wo": schema.DynamicAttribute{Optional: true, WriteOnly: true,
+			MarkdownDescription: "Write-only data imports (Terraform ≥ 1.11, OpenTofu ≥ 1.11): an object of import name → any " +
+				"value, like `data`, e.g. from an ephemeral resource or variable. The values render and deploy the installation " +
+				"but are never stored: not in state, not in plan files, and not in the engine snapshot in private state, where " +
+				"each string value (and its base64) is replaced by `(write-only)`, also in exports. Deploy items whose " +
+				"configuration held one are therefore not checked for drift. Terraform does not compare write-only values " +
+				"with anything stored, so change `data_wo_version` to run a job with new values (a changed value that changes " +
+				"the rendered deploy items or the imports hash shows in the plan as well). The names must differ from those " +
+				"of `data`."},
+		"data_wo_version": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Any number; changing it runs a job with the current `data_wo` (the Terraform convention " +
+				"for write-only values)."},
+	}
+}
+
+// withImportAttributes adds the write-only attributes to the imports
+// attributes attrs.
+func withImportAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	maps.Copy(attrs, writeOnlyImportAttributes())
+	return attrs
+}
+
+// withWriteOnly returns m with imports.data_wo taken from the request's
+// configuration, where alone Terraform passes it: the model a spec is
+// built from. The model stored as plan or state keeps it null.
+func withWriteOnly(ctx context.Context, m installationModel, cfg tfsdk.Config) (installationModel, diag.Diagnostics) {
+	if cfg.Raw.IsNull() || m.Imports.IsNull() || m.Imports.IsUnknown() {
+		return m, nil
+	}
+	var wo types.Dynamic
+	diags := cfg.GetAttribute(ctx, path.Root("imports").AtName("data_wo"), &wo)
+	if diags.HasError() || wo.IsNull() {
+		return m, diags
+	}
+	attrs := maps.Clone(m.Imports.Attributes())
+	attrs["data_wo"] = wo
+	obj, d := types.ObjectValue(m.Imports.AttributeTypes(ctx), attrs)
+	diags.Append(d...)
+	if d.HasError() {
+		return m, diags
+	}
+	m.Imports = obj
+	return m, diags
+}
+
+// writeOnlyData returns the write-only data imports of im by name; names
+// also given in data are an error.
+func writeOnlyData(ctx context.Context, im importsModel, data map[string]any) (map[string]any, error) {
+	p := path.Root("imports").AtName("data_wo")
+	v, err := goValue(ctx, im.DataWO.UnderlyingValue())
+	if err != nil || v == nil {
+		return nil, attrErrOrNil(p, err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, attrErr(p, errors.New("must be an object of import name → value"))
+	}
+	var dup []string
+	for name := range obj {
+		if _, ok := data[name]; ok {
+			dup = append(dup, name)
+		}
+	}
+	if len(dup) > 0 {
+		sort.Strings(dup)
+		return nil, attrErr(p, fmt.Errorf("imports %q are also given in data", dup))
+	}
+	return obj, nil
+}
+
+// attrErrOrNil is attrErr for a possibly nil error; errUnknownValue is
+// returned as it is, since callers test for it.
+func attrErrOrNil(p path.Path, err error) error {
+	if err == nil || errors.Is(err, errUnknownValue) {
+		return err
+	}
+	return attrErr(p, err)
+}
+
+// writeOnlyStrings are the forms in which a write-only value may end up
+// in what a job stores: every string inside the data_wo imports of m and
+// its base64 (a Secret's data), longest first.
+func writeOnlyStrings(ctx context.Context, m installationModel) []string {
+	var im importsModel
+	if ok, err := asObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok {
+		return nil
+	}
+	v, err := goValue(ctx, im.DataWO.UnderlyingValue())
+	if err != nil || v == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if len(x) >= minWriteOnlyLen {
+				seen[x] = true
+				seen[base64.StdEncoding.EncodeToString([]byte(x))] = true
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// minWriteOnlyLen is the shortest string masked: shorter ones ("true",
+// "v1") would mask unrelated parts of every configuration.
+const minWriteOnlyLen = 4
