@@ -43,7 +43,7 @@ func (r Runner) keep(rec *inventory.Recorder, s *engine.Snapshot) error {
 	if r.Keep == nil || s.Empty() {
 		return nil
 	}
-	stripped, withheld := withoutCredentials(s)
+	stripped, withheld := withoutCredentials(s, r.Mask)
 	b, err := snapshot.Marshal(stripped)
 	if err != nil {
 		return fmt.Errorf("installation inventory: encoding what it keeps for an import: %w", err)
@@ -59,11 +59,16 @@ func (r Runner) keep(rec *inventory.Recorder, s *engine.Snapshot) error {
 // holdsCredentials says whether t carries a configuration of its own.
 func holdsCredentials(t api.Target) bool { return len(t.Spec.Config) > 0 }
 
-// withoutCredentials is a copy of s without any target that holds
-// credentials and without the deploy items' configurations (their
-// parents record them); withheld names what of the root's outcome went.
-func withoutCredentials(s *engine.Snapshot) (*engine.Snapshot, []string) {
+// withoutCredentials is a copy of s, masked by mask when set, without any
+// target that holds credentials and without the deploy items'
+// configurations (their parents record them) except masked ones: the
+// parents record those unmasked, and an import must not put write-only
+// values into the state. withheld names what of the root's outcome went.
+func withoutCredentials(s *engine.Snapshot, mask func(*engine.Snapshot)) (*engine.Snapshot, []string) {
 	c := s.Clone()
+	if mask != nil {
+		mask(c)
+	}
 	var withheld []string
 	for _, in := range c.Installations() {
 		in.Targets = strippedImports(in.Targets)
@@ -84,7 +89,9 @@ func withoutCredentials(s *engine.Snapshot) (*engine.Snapshot, []string) {
 			continue
 		}
 		for _, it := range in.Execution.DeployItems {
-			it.Config = nil
+			if !it.Masked() {
+				it.Config = nil
+			}
 			if it.AppliedTarget != nil && holdsCredentials(*it.AppliedTarget) {
 				it.AppliedTarget = nil
 			}
@@ -195,7 +202,10 @@ func (r Runner) Imported(ctx context.Context, root string, targets []api.Target)
 			continue
 		}
 		delete(recorded, it.ID)
-		it.Config, it.ProviderStatus = rec.Config, rec.ProviderStatus
+		it.ProviderStatus = rec.ProviderStatus
+		if !it.Masked() { // a masked configuration stays masked (withoutCredentials)
+			it.Config = rec.Config
+		}
 		if it.AppliedTarget == nil && rec.AppliedTarget != nil {
 			// Its own target held credentials: the cluster it was found
 			// in, through the target the import searched it with, which

@@ -29,7 +29,7 @@ func TestWithoutCredentials(t *testing.T) {
 		TargetExports: map[string]api.Target{"out": secret, "plain": ref},
 		Execution:     &snapshot.Execution{DeployItems: []*snapshot.DeployItem{item, kept}},
 	}}
-	stripped, withheld := withoutCredentials(s)
+	stripped, withheld := withoutCredentials(s, nil)
 	b, err := snapshot.Marshal(stripped)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +60,39 @@ func TestWithoutCredentials(t *testing.T) {
 		t.Errorf("deploy items kept: applied targets %v, %v; config %s", items[0].AppliedTarget, items[1].AppliedTarget, items[0].Config)
 	}
 	if s.Root.Execution.DeployItems[0].AppliedTarget == nil || len(s.Root.Targets.Single) != 2 || s.Root.Execution.DeployItems[0].Config == nil {
+		t.Error("withoutCredentials changed the snapshot it was given")
+	}
+}
+
+// A write-only value is masked in what is kept, and a masked
+// configuration is kept (masked) so that an import does not take the
+// parents' unmasked one; the snapshot given is left as it was.
+func TestWithoutCredentials_MasksWriteOnly(t *testing.T) {
+	masked := &snapshot.DeployItem{ID: "root/a", Name: "a", Config: json.RawMessage(`{"token":"WO-VALUE"}`)}
+	plain := &snapshot.DeployItem{ID: "root/b", Name: "b", Config: json.RawMessage(`{"x":"y"}`)}
+	s := &engine.Snapshot{Version: snapshot.Version, Root: &snapshot.Installation{Path: "root", Name: "root",
+		Exports:   map[string]any{"out": "WO-VALUE"},
+		Execution: &snapshot.Execution{DeployItems: []*snapshot.DeployItem{masked, plain}},
+	}}
+	mask := func(c *engine.Snapshot) {
+		for _, it := range c.DeployItems() {
+			it.Config = json.RawMessage(strings.ReplaceAll(string(it.Config), "WO-VALUE", snapshot.WriteOnlyMask))
+		}
+		c.Root.Exports["out"] = snapshot.WriteOnlyMask
+	}
+	stripped, _ := withoutCredentials(s, mask)
+	b, err := snapshot.Marshal(stripped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "WO-VALUE") {
+		t.Errorf("what is kept holds the write-only value:\n%s", b)
+	}
+	items := stripped.Root.Execution.DeployItems
+	if !items[0].Masked() || items[1].Config != nil {
+		t.Errorf("kept configurations: %s, %s", items[0].Config, items[1].Config)
+	}
+	if !strings.Contains(string(s.Root.Execution.DeployItems[0].Config), "WO-VALUE") {
 		t.Error("withoutCredentials changed the snapshot it was given")
 	}
 }

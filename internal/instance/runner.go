@@ -30,6 +30,9 @@ type Runner struct {
 	// Keep, when set, gives what the installation's inventory keeps after
 	// a job with the job's snapshot, for an import (keep.go).
 	Keep func(*engine.Snapshot) json.RawMessage
+	// Mask, when set, masks in a copy of the job's snapshot what may not
+	// leave Terraform (write-only values) before the inventory keeps it.
+	Mask func(*engine.Snapshot)
 }
 
 // engine is the Engine with the request's logger.

@@ -45,11 +45,13 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	}
 	runner := d.instancesIn(ctx, lsContext)
 	runner.Keep = keepOf(ctx, withDigests(m, spec))
+	forms := writeOnlyStrings(ctx, m)
+	runner.Mask = func(s *engine.Snapshot) { maskWriteOnly(s, forms) }
 	job, jobErr := runner.Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
-	maskWriteOnly(job.Snapshot, writeOnlyStrings(ctx, m))
+	maskWriteOnly(job.Snapshot, forms)
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	d.security.learnSnapshot(job.Start, sensitive)
 	d.security.learnSnapshot(job.Snapshot, sensitive)
