@@ -34,8 +34,15 @@ const ContinuousReconcileWarning = "continuousReconcile is ignored: the provider
 	"deployed for drift (deploy_item_errors shows \"Drifted: …\") and the next apply repairs it; run terraform " +
 	"plan/apply on a schedule for a periodic reconcile"
 
-// HasValue reports whether a raw JSON field is set to something other
-// than null.
-func HasValue(raw json.RawMessage) bool {
-	return len(raw) > 0 && string(raw) != "null"
+// ContinuousReconcileWarnings is the ConfigWarnings of a deployer whose
+// configuration accepts Landscaper's continuousReconcile (manifest,
+// Helm): the warning when config sets it.
+func ContinuousReconcileWarnings(config json.RawMessage) []string {
+	var cfg struct {
+		ContinuousReconcile json.RawMessage `json:"continuousReconcile"`
+	}
+	if json.Unmarshal(config, &cfg) != nil || len(cfg.ContinuousReconcile) == 0 || string(cfg.ContinuousReconcile) == "null" {
+		return nil
+	}
+	return []string{ContinuousReconcileWarning}
 }
