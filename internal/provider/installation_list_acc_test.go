@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,10 +78,12 @@ list "landscaper_installation" "found" {
 	// which the user sets to this workspace's landscaper_target. Its
 	// kubeconfig reference is this workspace's own, so the installation's
 	// plan updates that reference and nothing else.
-	if !strings.Contains(generated, "targets      = null # sensitive") {
+	// (Terraform aligns the "=" of an object's attributes.)
+	targetsLine := regexp.MustCompile(`(?m)^(\s*targets\s*=) null # sensitive$`)
+	if !targetsLine.MatchString(generated) {
 		t.Fatalf("generated configuration does not leave the sensitive target imports to the user:\n%s", generated)
 	}
-	filled := strings.Replace(generated, "targets      = null # sensitive", "targets      = { cluster = landscaper_target.cluster.target }", 1)
+	filled := targetsLine.ReplaceAllString(generated, "${1} { cluster = landscaper_target.cluster.target }")
 	if err := os.WriteFile(filepath.Join(other.dir, "generated.tf"), []byte(filled), 0o600); err != nil {
 		t.Fatal(err)
 	}
