@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"sort"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -43,5 +47,31 @@ func PreviewItems(tree *RenderedTree, prev *Snapshot) []deployer.PreviewRequest 
 		}
 		out = append(out, deployer.PreviewRequest{Item: item})
 	}
+	return out
+}
+
+// RecordedPreviewItems is PreviewItems for what snap recorded: every
+// deploy item with its recorded configuration and provider status, the
+// target it was applied with (its selector resolved in the recorded
+// imports when it never was) and the files of the blueprint that
+// rendered it (root and comp are the root's, nil when they cannot be
+// loaded; subinstallations' are loaded from their recorded sources, as a
+// drift check loads them). For a state that recorded no text yet, and an
+// apply whose plan could not know every item.
+func RecordedPreviewItems(snap *Snapshot, root *blueprint.Blueprint, comp *blueprint.Component) []deployer.PreviewRequest {
+	if snap.Empty() {
+		return nil
+	}
+	var out []deployer.PreviewRequest
+	for _, w := range driftWork(snap.Root, root, comp) {
+		for _, it := range w.in.Execution.DeployItems {
+			item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config, ProviderStatus: it.ProviderStatus, Files: w.files}
+			if t, err := execution.AppliedTarget(w.in.Targets, it); err == nil {
+				item.Target = t
+			}
+			out = append(out, deployer.PreviewRequest{Item: item})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Item.ID < out[j].Item.ID })
 	return out
 }
