@@ -31,6 +31,8 @@ type installationModel struct {
 	TargetExports          types.Map      `tfsdk:"target_exports"`
 	DeployItems            types.Map      `tfsdk:"deploy_items"`
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
+	PlanDiff               types.String   `tfsdk:"plan_diff"`
+	DeployItemObjects      types.Map      `tfsdk:"deploy_item_objects"`
 }
 
 type blueprintSourceModel struct {

@@ -56,15 +56,21 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, nil, resp.Private})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
 // what succeeded; the next apply retries in place.
 func (r *installationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan installationModel
+	var plan, prior installationModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.JobID.IsUnknown() {
+		// ModifyPlan planned no job: only deploy_item_objects changes.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	prev, d := getSnapshot(ctx, req.Private)
@@ -76,7 +82,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	timeout, d := plan.Timeouts.Update(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
-	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey})
+	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, &prior, req.Private})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
@@ -85,6 +91,10 @@ type jobOutput struct {
 	private privateSetter
 	diags   *diag.Diagnostics
 	hashKey configHashKey
+	// prior is the state before the job (nil for a create) and planned
+	// the plan's private state, for deploy_item_objects.
+	prior   *installationModel
+	planned privateGetter
 }
 
 // runJob runs one install job bounded by timeout and records its outcome,
@@ -99,6 +109,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	}
 	out.hashKey.keyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
+	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(setSnapshot(ctx, out.private, outcome.snapshot)...)
 	out.hashKey.store(ctx, out.private, out.diags)
@@ -134,8 +145,9 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 		addWarning(&resp.Diagnostics, r.data.security, "Drift Not Checked", err)
 		drifted = nil
 	}
+	refreshed := r.refreshTexts(ctx, &state, snap, resp.Private, &resp.Diagnostics)
 	if len(drifted) == 0 {
-		if rekeyed {
+		if rekeyed || refreshed {
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		}
 		return
@@ -172,6 +184,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		hashKey.keyRows(out.items)
 		hashKey.store(ctx, resp.Private, &resp.Diagnostics)
 		remaining := out.toModel(ctx, state, &resp.Diagnostics)
+		remaining.DeployItemObjects = remainingTexts(state, out.items, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
 		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, out.snapshot)...)
 	}

@@ -21,6 +21,7 @@ type providerModel struct {
 	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
+	PlanDiff                    types.String       `tfsdk:"plan_diff"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -99,6 +100,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	}
 	tuningAttributes(resp.Schema.Attributes)
 	kubeconfigsAttribute(resp.Schema.Attributes)
+	providerPlanDiffAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -121,6 +123,7 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
+	data.planDiff = cfg.PlanDiff.ValueString()
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }
