@@ -305,8 +305,9 @@ func remainingTexts(m installationModel, rows []deployItemRow, diags *diag.Diagn
 // response's private state (which holds the request's).
 func (r *installationResource) refreshTexts(ctx context.Context, m *installationModel, snapBytes []byte, p privateState, diags *diag.Diagnostics) bool {
 	mode := r.data.planDiffMode(*m)
-	if mode == planDiffOff || m.DeployItemObjects.IsUnknown() {
-		return false
+	current, changed := texts(*m)
+	if mode == planDiffOff || m.DeployItemObjects.IsUnknown() || (changed && mode == planDiffLocal) {
+		return false // nothing to fill, nothing to read
 	}
 	snap, err := instance.Decode(snapBytes)
 	if err != nil || snap.Empty() {
@@ -316,7 +317,6 @@ func (r *installationResource) refreshTexts(ctx context.Context, m *installation
 	marks := readMarks(ctx, p)
 	caps := readCapabilities(ctx, p)
 	runner := r.data.instances(ctx)
-	current, changed := texts(*m)
 	if !changed {
 		current, changed = map[string]string{}, true
 		var bp *blueprint.Blueprint
