@@ -189,6 +189,10 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 	if err != nil {
 		addWarning(diags, in.security, "Engine Snapshot Unreadable", err)
 	}
+	// Its sensitive exports may reach later installations of this plan
+	// through imports.data, also without a refresh (-refresh=false), and
+	// must be masked in their deploy_item_objects.
+	in.security.learnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
 	tree, rows := renderTree(in.security, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}

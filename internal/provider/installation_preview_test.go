@@ -151,3 +151,22 @@ func TestAppliedTexts_FailedItemsKeepTheirText(t *testing.T) {
 		t.Errorf("off records %s", v)
 	}
 }
+
+// A sensitive export of one installation, learned from its snapshot, is
+// masked in the texts of another installation whose item it reaches
+// (through imports.data, which Terraform passes without saying it is
+// sensitive).
+func TestPlannedTexts_MasksLearnedSecrets(t *testing.T) {
+	ctx := context.Background()
+	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	d.security.learnSnapshot(&engine.Snapshot{Root: &snapshot.Installation{Path: "exporter",
+		Exports: map[string]any{"dbPassword": "s3cr3t-from-exporter"}}}, []string{"dbPassword"})
+	var diags diag.Diagnostics
+	got := textsOf(t, first(d.plannedTexts(ctx, planDiffLocal, previewFixture(t, d, "s3cr3t-from-exporter", "plain"), nil, nil, nil, nil, &diags)))
+	if strings.Contains(got["app/a"], "s3cr3t") || !strings.Contains(got["app/a"], "value: (sensitive value v1)") {
+		t.Errorf("the learned secret is not masked:\n%s", got["app/a"])
+	}
+	if !strings.Contains(got["app/b"], "value: plain") {
+		t.Errorf("an ordinary value is masked:\n%s", got["app/b"])
+	}
+}
