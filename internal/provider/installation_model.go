@@ -32,7 +32,7 @@ type installationModel struct {
 	DeployItems            types.Map      `tfsdk:"deploy_items"`
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
 	PlanDiff               types.String   `tfsdk:"plan_diff"`
-	DeployItemObjects      types.Map      `tfsdk:"deploy_item_objects"`
+	DeployItemObjects      types.String   `tfsdk:"deploy_item_objects"`
 }
 
 type blueprintSourceModel struct {

@@ -141,9 +141,10 @@ func TestAccInstallation_planDiff(t *testing.T) {
 		if r.Address != "landscaper_installation.pd" {
 			continue
 		}
-		objs, _ := r.Values["deploy_item_objects"].(map[string]any)
-		if s, _ := objs[root+"/settings"].(string); !strings.Contains(s, "color: blue") || len(objs) != 3 {
-			t.Errorf("show -json's deploy_item_objects: %v", objs)
+		raw, _ := r.Values["deploy_item_objects"].(string)
+		var objs map[string]string
+		if err := json.Unmarshal([]byte(raw), &objs); err != nil || !strings.Contains(objs[root+"/settings"], "color: blue") || len(objs) != 3 {
+			t.Errorf("show -json's deploy_item_objects (%v): %q", err, raw)
 		}
 	}
 	w.mustRun("apply", "create.tfplan")

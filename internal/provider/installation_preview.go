@@ -1,13 +1,13 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -50,29 +50,42 @@ func (d *providerData) planDiffMode(m installationModel) string {
 	return planDiffLocal
 }
 
-// texts reads deploy_item_objects; false when it is null or unknown.
+// deploy_item_objects is one string, a JSON object of item path → text,
+// rather than a map attribute: the plugin framework and the CLI cost per
+// value of a resource (the framework's plan walks the whole resource once
+// per top-level attribute), and 1,000 more values made a no-op plan of
+// 1,000 items cost a third more CPU (tools/bench/RESULTS.md, "Plan
+// diff"). Terraform and OpenTofu show a JSON string as `jsonencode({…})`
+// with a diff per key, and a multi-line string inside as a line diff, so
+// a plan reads as it would with a map.
+
+// texts reads deploy_item_objects; false when it is null, unknown or
+// not an object of strings.
 func texts(m installationModel) (map[string]string, bool) {
 	if m.DeployItemObjects.IsNull() || m.DeployItemObjects.IsUnknown() {
 		return nil, false
 	}
-	out := make(map[string]string, len(m.DeployItemObjects.Elements()))
-	for k, v := range m.DeployItemObjects.Elements() {
-		if s, ok := v.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
-			out[k] = s.ValueString()
-		}
+	out := map[string]string{}
+	if json.Unmarshal([]byte(m.DeployItemObjects.ValueString()), &out) != nil {
+		return nil, false
 	}
 	return out, true
 }
 
-// textsValue is texts as deploy_item_objects.
-func textsValue(texts map[string]string, diags *diag.Diagnostics) types.Map {
-	elems := make(map[string]attr.Value, len(texts))
-	for k, v := range texts {
-		elems[k] = types.StringValue(v)
+// textsValue is texts as deploy_item_objects: compact JSON, keys sorted,
+// "<" and ">" as they are.
+func textsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
+	if texts == nil {
+		texts = map[string]string{}
 	}
-	m, d := types.MapValue(types.StringType, elems)
-	diags.Append(d...)
-	return m
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(texts); err != nil {
+		addError(diags, nil, "Cannot Record deploy_item_objects", err)
+		return types.StringNull()
+	}
+	return types.StringValue(strings.TrimSuffix(b.String(), "\n"))
 }
 
 // previewSettled reports whether the state's deploy_item_objects is what
@@ -81,8 +94,7 @@ func previewSettled(state installationModel, mode string) bool {
 	if mode == planDiffOff {
 		return state.DeployItemObjects.IsNull()
 	}
-	_, ok := texts(state)
-	return ok
+	return !state.DeployItemObjects.IsNull() && !state.DeployItemObjects.IsUnknown()
 }
 
 // previewOptions are the options of one preview: the marks continue
@@ -104,7 +116,7 @@ func (d *providerData) previewOptions(mode string, key configHashKey, prior map[
 // and plan_diff's mode is the state's; every other item is previewed. It returns the marks to record
 // in the planned private state.
 func (d *providerData) plannedTexts(ctx context.Context, mode string, rendered plannedItems, state *installationModel,
-	key configHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities, diags *diag.Diagnostics) (types.Map, map[string]preview.Mark) {
+	key configHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities, diags *diag.Diagnostics) (types.String, map[string]preview.Mark) {
 	kept := map[string]string{}
 	// Texts of the other mode (the server's form, or the local one) are
 	// all shown anew: the plan then shows what the switch shows.
@@ -211,9 +223,9 @@ func (r *installationResource) planPreview(ctx context.Context, plan *installati
 	mode := r.data.planDiffMode(*plan)
 	switch {
 	case mode == planDiffOff:
-		plan.DeployItemObjects = types.MapNull(types.StringType)
+		plan.DeployItemObjects = types.StringNull()
 	case r.data == nil || !rendered.known || len(rendered.unknownPaths) > 0 || rendered.tree == nil:
-		plan.DeployItemObjects = types.MapUnknown(types.StringType)
+		plan.DeployItemObjects = types.StringUnknown()
 	default:
 		value, marks := r.data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
 		plan.DeployItemObjects = value
@@ -231,10 +243,10 @@ func (r *installationResource) planPreview(ctx context.Context, plan *installati
 // the job recorded. prior is the state before the job (nil for a create),
 // planned the request's private state.
 func (r *installationResource) appliedTexts(ctx context.Context, plan installationModel, prior *installationModel, o *installationOutcome,
-	key configHashKey, planned privateGetter, out privateSetter, diags *diag.Diagnostics) types.Map {
+	key configHashKey, planned privateGetter, out privateSetter, diags *diag.Diagnostics) types.String {
 	mode := r.data.planDiffMode(plan)
 	if mode == planDiffOff || o.snap.Empty() {
-		return types.MapNull(types.StringType)
+		return types.StringNull()
 	}
 	runner := r.data.instances(ctx)
 	caps := readCapabilities(ctx, planned)
@@ -283,7 +295,7 @@ func (r *installationResource) appliedTexts(ctx context.Context, plan installati
 }
 
 // remainingTexts keeps the texts of the items a failed destroy left.
-func remainingTexts(m installationModel, rows []deployItemRow, diags *diag.Diagnostics) types.Map {
+func remainingTexts(m installationModel, rows []deployItemRow, diags *diag.Diagnostics) types.String {
 	old, ok := texts(m)
 	if !ok {
 		return m.DeployItemObjects

@@ -48,7 +48,7 @@ deployExecutions:
 	return plannedItems{known: true, rows: rows, tree: tree}
 }
 
-func textsOf(t *testing.T, m types.Map) map[string]string {
+func textsOf(t *testing.T, m types.String) map[string]string {
 	t.Helper()
 	out, ok := texts(installationModel{DeployItemObjects: m})
 	if !ok {

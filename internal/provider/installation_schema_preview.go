@@ -5,7 +5,6 @@ import (
 	providerschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The plan's view of what deploy items deploy (issue 24): the attributes
@@ -33,17 +32,18 @@ func previewAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"plan_diff": schema.StringAttribute{Optional: true, Validators: planDiffValidators,
 			MarkdownDescription: planDiffDescription + " Defaults to the provider's `plan_diff`. Changing it runs no job."},
-		"deploy_item_objects": schema.MapAttribute{Computed: true, ElementType: types.StringType,
-			MarkdownDescription: "What each deploy item deploys, by path as in `deploy_items`: its Kubernetes objects as " +
-				"multi-document YAML in a canonical form (keys ordered, one document per object headed by " +
-				"`# <apiVersion> <kind> <namespace>/<name>`; items of deployers that cannot say show their configuration as a " +
-				"`DeployItem`). A plan shows, per item that changes, the objects added, removed and changed, field by field; " +
-				"`terraform show -json` carries the same. A Secret shows its keys and `(sensitive value vN)`, N growing when " +
-				"the value changes; values from Secret imports, sensitive exports, target credentials and URL credentials are " +
-				"masked the same way wherever they appear. Values passed through `imports.data` from sensitive variables are " +
-				"not known to be secret (Terraform does not tell providers): pass secrets as `imports.secrets`. Known at plan, " +
-				"also for a create, unless a subinstallation imports exports known only after apply. Null with " +
-				"`plan_diff = \"off\"`."},
+		"deploy_item_objects": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "What each deploy item deploys: a JSON object of item path (as in `deploy_items`) → the " +
+				"item's Kubernetes objects as multi-document YAML in a canonical form (keys ordered, one document per object " +
+				"headed by `# <apiVersion> <kind> <namespace>/<name>`; items of deployers that cannot say show their " +
+				"configuration as a `DeployItem`). Plans show it as `jsonencode({…})` with, per item that changes, the " +
+				"objects added, removed and changed, field by field; `terraform show -json` carries the same " +
+				"(`jsondecode()` reads it). One JSON string rather than a map keeps plans of thousands of items cheap. A " +
+				"Secret shows its keys and `(sensitive value vN)`, N growing when the value changes; values from Secret " +
+				"imports, sensitive exports, target credentials and URL credentials are masked the same way wherever they " +
+				"appear. Values passed through `imports.data` from sensitive variables are not known to be secret " +
+				"(Terraform does not tell providers): pass secrets as `imports.secrets`. Known at plan, also for a create, " +
+				"unless a subinstallation imports exports known only after apply. Null with `plan_diff = \"off\"`."},
 	}
 }
 

@@ -37,7 +37,7 @@ type renderedInstallationModel struct {
 	DeployItems             types.List    `tfsdk:"deploy_items"`
 	SubinstallationsPending types.List    `tfsdk:"subinstallations_pending"`
 	Warnings                types.List    `tfsdk:"warnings"`
-	DeployItemObjects       types.Map     `tfsdk:"deploy_item_objects"`
+	DeployItemObjects       types.String  `tfsdk:"deploy_item_objects"`
 	Mermaid                 types.String  `tfsdk:"mermaid"`
 	DOT                     types.String  `tfsdk:"dot"`
 }

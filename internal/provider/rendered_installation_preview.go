@@ -16,10 +16,10 @@ import (
 // shows them, and the picture of the tree.
 
 func renderedPreviewAttributes(attrs map[string]schema.Attribute) {
-	attrs["deploy_item_objects"] = schema.MapAttribute{Computed: true, ElementType: types.StringType,
-		MarkdownDescription: "What each deploy item deploys, by path (`<installation>/<name>`), in the canonical form of " +
-			"`landscaper_installation`'s `deploy_item_objects` (Helm charts rendered locally with default capabilities), " +
-			"secrets masked; every masked value shows as `(sensitive value v1)`."}
+	attrs["deploy_item_objects"] = schema.StringAttribute{Computed: true,
+		MarkdownDescription: "What each deploy item deploys, as `landscaper_installation`'s `deploy_item_objects`: a JSON " +
+			"object of item path (`<installation>/<name>`) → the item's objects in canonical YAML (Helm charts rendered " +
+			"locally with default capabilities), secrets masked; every masked value shows as `(sensitive value v1)`."}
 	attrs["mermaid"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "The installation tree as a Mermaid flowchart (GitHub, GitLab and the Terraform docs render it): " +
 			"installations, their deploy executions and deploy items (type and target), `dependsOn` edges and the data " +

@@ -96,9 +96,12 @@ resource "landscaper_installation" "preview" {
 	shown := 0
 	for _, r := range doc.Resources {
 		for _, in := range r.Instances {
-			if objs, ok := in.Attributes["deploy_item_objects"].(map[string]any); ok {
-				b, _ := json.Marshal(objs)
-				leaks("the state's deploy_item_objects", string(b))
+			if raw, ok := in.Attributes["deploy_item_objects"].(string); ok {
+				var objs map[string]string
+				if err := json.Unmarshal([]byte(raw), &objs); err != nil {
+					t.Errorf("the state's deploy_item_objects: %v", err)
+				}
+				leaks("the state's deploy_item_objects", raw)
 				shown += len(objs)
 			}
 		}
