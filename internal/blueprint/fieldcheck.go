@@ -10,11 +10,6 @@ import (
 
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
-// knownMisspellings explain unknown fields users commonly write.
-var knownMisspellings = map[string]string{
-	"jsonSchema": "did you mean jsonSchemaVersion? Landscaper ignores jsonSchema",
-}
-
 // UnknownFields lists the object keys of v (decoded JSON) that the Go
 // type t does not declare, as "path: unknown field", sorted. Readers of
 // other Landscaper objects (internal/landscaperyaml) check with it too.
@@ -47,11 +42,7 @@ func unknownFields(v any, t reflect.Type, path string) []string {
 			ft, known := fields[k]
 			p := joinPath(path, k)
 			if !known {
-				msg := p + ": unknown field"
-				if hint, ok := knownMisspellings[k]; ok {
-					msg += " (" + hint + ")"
-				}
-				out = append(out, msg)
+				out = append(out, p+": unknown field")
 				continue
 			}
 			out = append(out, unknownFields(obj[k], ft, p)...)

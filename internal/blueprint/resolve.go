@@ -170,8 +170,13 @@ func fromReference(comp *Component, ref string) (*Blueprint, *Component, string,
 	if owner != comp {
 		// A copy: the referenced component is shared by everything that
 		// refers to it, its definition is this subinstallation's view.
+		// One a label nested into an inline descriptor is given inline,
+		// as Landscaper gives it.
 		c := *owner
 		c.Definition = map[string]any{"ref": refDefinition(owner)}
+		if owner.NestedInline {
+			c.Definition = map[string]any{"inline": owner.Generic}
+		}
 		owner = &c
 	}
 	return b, owner, res.Name, err

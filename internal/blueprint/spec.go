@@ -38,8 +38,7 @@ type Blueprint struct {
 	Spec
 	// Files is the blueprint filesystem; templates read only from it.
 	Files fs.FS
-	// Warnings are problems that do not stop loading, e.g. unknown fields
-	// such as the common misspelling `jsonSchema:`.
+	// Warnings are problems that do not stop loading, e.g. unknown fields.
 	Warnings []string
 	// Definition is how the installation referenced this blueprint; it is
 	// the `blueprint` template input.
@@ -58,10 +57,14 @@ type Component = component.Component
 
 // Spec holds every field of blueprint.yaml, defaults applied.
 type Spec struct {
-	APIVersion                string                     `json:"apiVersion"`
-	Kind                      string                     `json:"kind"`
-	Annotations               map[string]string          `json:"annotations,omitempty"`
-	JSONSchemaVersion         string                     `json:"jsonSchemaVersion,omitempty"`
+	APIVersion        string            `json:"apiVersion"`
+	Kind              string            `json:"kind"`
+	Annotations       map[string]string `json:"annotations,omitempty"`
+	JSONSchemaVersion string            `json:"jsonSchemaVersion,omitempty"`
+	// JSONSchema is accepted and ignored, as Landscaper v0.98 ignores it:
+	// Landscaper's guided tour and blueprints modelled on it write
+	// `jsonSchema:` (the version is jsonSchemaVersion's, defaulted).
+	JSONSchema                json.RawMessage            `json:"jsonSchema,omitempty"`
 	LocalTypes                map[string]json.RawMessage `json:"localTypes,omitempty"`
 	Imports                   []ImportDefinition         `json:"imports,omitempty"`
 	ImportExecutions          []template.Execution       `json:"importExecutions,omitempty"`

@@ -28,6 +28,12 @@ type Landscaped struct {
 	DeployItem string
 	// ProviderStatus is the DeployItem's status.providerStatus.
 	ProviderStatus json.RawMessage
+	// Config is the DeployItem's spec.config: what Landscaper's deployer
+	// last deployed, which may differ from what this provider renders
+	// for the item (then the import marks the item drifted). What is
+	// adopted is what Landscaper deployed, e.g. the Helm release Config
+	// names, never another object the rendered item happens to name.
+	Config json.RawMessage
 }
 
 // Adopter is a Deployer that can take over what Landscaper's deployer of

@@ -60,6 +60,17 @@ type Item struct {
 	// item's target cluster: deployers label what they create with it
 	// (applyset.kubernetes.io/part-of). Empty: no label.
 	PartOf string
+	// Rebuilt says ProviderStatus (and, for an item the blueprint no
+	// longer renders, Config) was read from the installation's inventory
+	// in the target cluster after a lost state, an import or a replaced
+	// tainted instance, not from Terraform state: whoever may write
+	// Secrets there could have written it. The deployer then changes or
+	// deletes only what carries this item's OwnerLabel, never what a
+	// status from state alone would let it take (an object Landscaper
+	// labeled, a release without labels at the recorded revision), and
+	// follows no configuration that reaches beyond what it recorded
+	// (deleteAllResources).
+	Rebuilt bool
 }
 
 // Result is what an Apply achieved.

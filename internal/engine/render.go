@@ -35,10 +35,16 @@ func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 // the rendered configurations (deployer.Deployer.Validate): an unknown
 // deploy item type or a configuration its deployer would reject is a plan
 // error naming the installation, the deploy execution and the item,
-// instead of a failed apply that then also blocks destroy.
+// instead of a failed apply that then also blocks destroy. What a deployer
+// accepts but does not honour as Landscaper does (deployer.Warner) is
+// added to the tree's warnings.
 func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	tree, err := Render(spec, prev)
-	return tree, errors.Join(err, e.checkItems(tree.Items))
+	err = errors.Join(err, e.checkItems(tree.Items))
+	if err == nil {
+		tree.Warnings = append(tree.Warnings, e.itemWarnings(tree.Items)...)
+	}
+	return tree, err
 }
 
 // rootOf is the root installation of prev, nil for none.

@@ -71,13 +71,15 @@ type adoption struct {
 	// ID ("<root>/<subinstallation…>/<item>").
 	items map[string]*landscaperstate.DeployItem
 
-	mu      sync.Mutex
-	adopted map[string]bool
-	differs []string
+	mu sync.Mutex
+	// matched are the items rendered as Landscaper's DeployItem of the
+	// same ID and type; adopted those their deployer took over.
+	matched, adopted map[string]bool
+	differs          []string
 }
 
 func newAdoption(deployers *deployer.Registry, root string, l *landscaperstate.Landscape) *adoption {
-	a := &adoption{deployers: deployers, items: map[string]*landscaperstate.DeployItem{}, adopted: map[string]bool{}}
+	a := &adoption{deployers: deployers, items: map[string]*landscaperstate.DeployItem{}, matched: map[string]bool{}, adopted: map[string]bool{}}
 	var walk func(inst *landscaperstate.Installation, path string)
 	walk = func(inst *landscaperstate.Installation, path string) {
 		if inst.Execution != nil {
@@ -102,13 +104,15 @@ func (a *adoption) registry() *deployer.Registry {
 }
 
 // unadopted fails when Landscaper has deploy items the configuration does
-// not render: they would be left in the clusters unknown to the state.
+// not render (as items of the same type): they would be left in the
+// clusters unknown to the state. An item that renders but whose deployer
+// cannot adopt it fails on its own (adoptingDeployer.Apply), not here.
 func (a *adoption) unadopted() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var left []string
 	for id, di := range a.items {
-		if !a.adopted[id] {
+		if !a.matched[id] && !a.adopted[id] {
 			left = append(left, fmt.Sprintf("%s (deploy item %s)", di.ObjectRef, id))
 		}
 	}
@@ -148,11 +152,17 @@ func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deploy
 	if di.Type != item.Type {
 		return deployer.Result{}, failure.Terminalf("AdoptTypeDiffers", "deploy item %s has type %s, but Landscaper's %s has type %s", item.ID, item.Type, di.ObjectRef, di.Type)
 	}
+	a.mu.Lock()
+	a.matched[item.ID] = true
+	a.mu.Unlock()
 	adopter, ok := d.real.(deployer.Adopter)
 	if !ok {
-		return deployer.Result{}, failure.Terminalf("AdoptUnsupported", "deploy items of type %s cannot be taken over from Landscaper (%s)", item.Type, di.ObjectRef)
+		return deployer.Result{}, failure.Terminalf("AdoptUnsupported",
+			"deploy item %s renders as Landscaper's %s, but items of type %s cannot be adopted: this provider cannot take over what "+
+				"that deployer deployed; remove the item from the blueprint (and let Landscaper reconcile) before migrating, or keep the installation in Landscaper",
+			item.ID, di.ObjectRef, item.Type)
 	}
-	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, ProviderStatus: di.ProviderStatus})
+	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, ProviderStatus: di.ProviderStatus, Config: di.Config})
 	if err != nil {
 		return deployer.Result{}, err
 	}

@@ -71,3 +71,24 @@ func TestAdoption_MatchesItemsByID(t *testing.T) {
 		t.Error("Delete during adoption succeeded")
 	}
 }
+
+// TestAdoption_UnadoptableItemIsNotUnrendered (issue 26): an item that
+// renders as Landscaper's DeployItem but whose deployer cannot adopt (the
+// mock deployer) is refused as not adoptable; the job's error does not
+// also claim that the Installation does not render it.
+func TestAdoption_UnadoptableItemIsNotUnrendered(t *testing.T) {
+	reg := deployer.NewRegistry()
+	reg.Register("t", mock.New())
+	a := newAdoption(reg, "ls.shop", migrationLandscape())
+	d, err := a.registry().Lookup("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Apply(context.Background(), deployer.Item{ID: "ls.shop/a", Type: "t", Config: json.RawMessage(`{"n":1}`)})
+	if err == nil || !strings.Contains(err.Error(), "deploy item ls.shop/a renders as Landscaper's DeployItem ls/shop-a-x1, but items of type t cannot be adopted") {
+		t.Fatalf("Apply of an item its deployer cannot adopt: err = %v", err)
+	}
+	if err := a.unadopted(); err == nil || strings.Contains(err.Error(), "ls.shop/a") || !strings.Contains(err.Error(), "ls.shop/web/b") {
+		t.Errorf("unadopted = %v, want the items never rendered (web/b, web/c) and not ls.shop/a", err)
+	}
+}

@@ -61,6 +61,10 @@ type Applied struct {
 	// Start is what the job started from: the previous snapshot, or what
 	// the inventory recorded after a lost state.
 	Start *engine.Snapshot
+	// Ignored reports the Secrets that had the name of the installation's
+	// inventory but were not one it wrote (inventory.Recorder.Ignored):
+	// nothing they listed was used. For the user's warning.
+	Ignored []string
 }
 
 // Apply runs one install job of spec as resource instance instance,
@@ -81,7 +85,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 		rec.AdoptRecorded()
 		var err error
 		if prev, err = rec.Load(ctx, Targets(spec.Imports)); err != nil {
-			return Applied{}, err
+			return Applied{Ignored: rec.Ignored()}, err
 		}
 	}
 	snap, err := e.Apply(ctx, spec, prev)
@@ -95,7 +99,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 	if err != nil {
 		err = failureReport(snap, err)
 	}
-	return Applied{Snapshot: snap, Start: prev}, err
+	return Applied{Snapshot: snap, Start: prev, Ignored: rec.Ignored()}, err
 }
 
 // Delete runs the delete job of prev as resource instance instance. The
@@ -120,11 +124,13 @@ func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance stri
 // each deploy item deployed.
 
 // Recorded is what root installation root's inventory records in the
-// clusters of targets (the target imports of its configuration): for the
-// destroy of a replaced tainted instance, which arrives without its
-// snapshot. Nil when no cluster records anything.
-func (r Runner) Recorded(ctx context.Context, root string, targets []api.Target) (*engine.Snapshot, error) {
-	return inventory.Load(ctx, r.Pool, root, targets)
+// clusters of targets (the target imports of its configuration) for
+// resource instance instance: for the destroy of a replaced tainted
+// instance, which arrives without its snapshot. Nil when no cluster
+// records anything. ignored reports the Secrets of the inventory's name
+// that were not the installation's (inventory.Load).
+func (r Runner) Recorded(ctx context.Context, root, instance string, targets []api.Target) (snap *engine.Snapshot, ignored []string, err error) {
+	return inventory.Load(ctx, r.Pool, root, instance, targets)
 }
 
 // Targets are all target imports of imports: the clusters an

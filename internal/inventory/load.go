@@ -6,12 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/dynamic"
-
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
@@ -28,16 +22,28 @@ const rebuiltReason = "RebuiltFromInventory"
 // deploy item under its installation, each resolving its target to the
 // cluster it was found in, so the next job adopts what it renders again
 // and deletes the rest. It returns nil when no cluster records anything.
-func Load(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (*snapshot.Snapshot, error) {
-	return loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
-		rec, _, err := readParent(ctx, c, root)
-		return rec.Items, err
+// A parent that is not this installation's is ignored and reported in
+// ignored; one that a newer instance than instance owns is left to it.
+func Load(ctx context.Context, pool *target.Pool, root, instance string, targets []api.Target) (snap *snapshot.Snapshot, ignored []string, err error) {
+	snap, err = loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
+		name := ParentName(root)
+		f, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, name, root)
+		if f.ignored != "" {
+			ignored = append(ignored, ignoredMessage(c.Namespace, name, f.ignored))
+			return nil, err
+		}
+		if deployer.AdoptedBy(f.instance, instance) {
+			return nil, err // a newer instance holds it, and what it lists
+		}
+		return f.rec.Items, err
 	})
+	return snap, ignored, err
 }
 
 // Load is inventory.Load for the job r records, which starts from a lost
 // state: the parents it reads are the job's own, so the job does not read
-// them again before it deploys to their clusters.
+// them again before it deploys to their clusters. Those it ignores are
+// reported by Ignored.
 func (r *Recorder) Load(ctx context.Context, targets []api.Target) (*snapshot.Snapshot, error) {
 	return loadThrough(r.pool, r.root, targets, func(t *api.Target, _ *target.Clients) ([]Item, error) {
 		p, err := r.parentOf(t)
@@ -47,8 +53,31 @@ func (r *Recorder) Load(ctx context.Context, targets []api.Target) (*snapshot.Sn
 		if err := p.open(ctx, false); err != nil {
 			return nil, err
 		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.foreign {
+			return nil, nil
+		}
 		return p.recorded, nil
 	})
+}
+
+// Ignored reports every Secret that had the name of one of the parents
+// the job read but was not the installation's (fetch): nothing it listed
+// was used.
+func (r *Recorder) Ignored() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, p := range r.clusters {
+		p.openOnce.Lock()
+		if p.ignored != "" {
+			out = append(out, ignoredMessage(p.namespace, p.name, p.ignored))
+		}
+		p.openOnce.Unlock()
+	}
+	sort.Strings(out)
+	return out
 }
 
 // loadThrough rebuilds the snapshot of the items read returns for each
@@ -87,7 +116,7 @@ func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string
 	in.Targets.Single[importName] = t
 	in.Execution.DeployItems = append(in.Execution.DeployItems, &snapshot.DeployItem{
 		ID: it.ID, Name: it.Name, Type: it.Type, Target: &api.TargetSelector{Import: importName}, AppliedTarget: &t,
-		Config: it.Config, ProviderStatus: it.ProviderStatus, Phase: api.DeployItemPhaseFailed,
+		Config: it.Config, ProviderStatus: it.ProviderStatus, Rebuilt: true, Phase: api.DeployItemPhaseFailed,
 		LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
 	})
 }
@@ -123,28 +152,4 @@ func node(nodes map[string]*snapshot.Installation, root, path string) *snapshot.
 		parent.Subinstallations = append(parent.Subinstallations, in)
 	}
 	return in
-}
-
-// readParent reads the record of root in the cluster of c.
-func readParent(ctx context.Context, c *target.Clients, root string) (Record, bool, error) {
-	rec, _, found, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, ParentName(root))
-	return rec, found, err
-}
-
-// fetch reads the parent name and returns its record and the instance
-// that owns it; found is false when there is no such parent.
-func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, name string) (rec Record, instance string, found bool, err error) {
-	u, err := client.Get(ctx, name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return Record{}, "", false, nil
-	}
-	if err != nil {
-		return Record{}, "", false, fmt.Errorf("reading the installation inventory %s/%s: %w", namespace, name, err)
-	}
-	var s corev1.Secret
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
-		return Record{}, "", false, err
-	}
-	rec, err = readRecord(&s)
-	return rec, s.Labels[deployer.InstanceLabel], err == nil, err
 }

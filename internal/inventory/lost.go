@@ -25,18 +25,18 @@ func (r *Recorder) AdoptRecorded() { r.adopt = true }
 
 // startingStatus is the provider status item's Apply starts from: its own,
 // or after a lost state, when it has none, what the parent of its cluster
-// records for the same item of the same type.
-func (r *Recorder) startingStatus(p *parent, item deployer.Item) json.RawMessage {
+// records for the same item of the same type (rebuilt).
+func (r *Recorder) startingStatus(p *parent, item deployer.Item) (status json.RawMessage, rebuilt bool) {
 	if !r.adopt || len(item.ProviderStatus) > 0 {
-		return item.ProviderStatus
+		return item.ProviderStatus, item.Rebuilt
 	}
 	p.mu.Lock()
 	e, ok := p.items[item.ID]
 	p.mu.Unlock()
 	if rec, err := e.item(); ok && err == nil && rec.Type == item.Type {
-		return rec.ProviderStatus
+		return rec.ProviderStatus, true
 	}
-	return item.ProviderStatus
+	return item.ProviderStatus, item.Rebuilt
 }
 
 // item decodes the recorded item back.
@@ -89,7 +89,7 @@ func (r *Recorder) Settle(s *snapshot.Snapshot) *snapshot.Snapshot {
 			switch {
 			case it != nil && it.AppliedTarget == nil && it.Type == rec.Type:
 				applied := t
-				it.AppliedTarget, it.ProviderStatus = &applied, rec.ProviderStatus
+				it.AppliedTarget, it.ProviderStatus, it.Rebuilt = &applied, rec.ProviderStatus, true
 			case it != nil && it.AppliedTarget != nil && r.sameCluster(it.AppliedTarget, clients):
 			default:
 				addRebuilt(nodes, r.root, importName, t, rec)

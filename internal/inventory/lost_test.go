@@ -66,17 +66,21 @@ func TestRecorder_startingStatusAfterLostState(t *testing.T) {
 	item := func(typ, status string) deployer.Item {
 		return deployer.Item{ID: "root/sub/x", Name: "x", Type: typ, ProviderStatus: json.RawMessage(status)}
 	}
-	if got := r.startingStatus(p, item("manifest", "")); len(got) != 0 {
-		t.Errorf("without AdoptRecorded: %s", got)
+	if got, rebuilt := r.startingStatus(p, item("manifest", "")); len(got) != 0 || rebuilt {
+		t.Errorf("without AdoptRecorded: %s (rebuilt %v)", got, rebuilt)
 	}
 	r.AdoptRecorded()
-	for _, tc := range []struct{ typ, own, want string }{
-		{"manifest", "", `{"objects":["a","b"]}`},
-		{"manifest", `{"objects":["a"]}`, `{"objects":["a"]}`},
-		{"helm", "", ""},
+	for _, tc := range []struct {
+		typ, own, want string
+		rebuilt        bool
+	}{
+		{"manifest", "", `{"objects":["a","b"]}`, true},
+		{"manifest", `{"objects":["a"]}`, `{"objects":["a"]}`, false},
+		{"helm", "", "", false},
 	} {
-		if got := string(r.startingStatus(p, item(tc.typ, tc.own))); got != tc.want {
-			t.Errorf("%s item with status %q starts from %q, want %q", tc.typ, tc.own, got, tc.want)
+		got, rebuilt := r.startingStatus(p, item(tc.typ, tc.own))
+		if string(got) != tc.want || rebuilt != tc.rebuilt {
+			t.Errorf("%s item with status %q starts from %q (rebuilt %v), want %q (rebuilt %v)", tc.typ, tc.own, got, rebuilt, tc.want, tc.rebuilt)
 		}
 	}
 }

@@ -139,6 +139,14 @@ func (c content) encode(namespace string) (record []byte, groupKinds, namespaces
 	}
 	// head ends in `"items":null}`: the items go in its place.
 	head = bytes.TrimSuffix(head, []byte("null}"))
+	size := len(head) + 3 // "[", "]}"
+	for _, e := range c.items {
+		size += len(e.raw) + 1
+	}
+	if size > maxRecordSize {
+		return nil, "", "", fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
+			"split the installation, so that fewer items deploy to one cluster", len(c.items), size, maxRecordSize)
+	}
 	var buf bytes.Buffer
 	zw, ok := gzipWriters.Get().(*gzip.Writer)
 	if !ok { // the pool holds nothing else
@@ -213,8 +221,17 @@ var gzipWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// maxRecordSize bounds what a parent's record may expand to.
-const maxRecordSize = 256 << 20
+// maxRecordSize bounds a parent's record uncompressed, read and written
+// alike. A Secret holds at most 1 MiB of data (the API server's limit),
+// so a record this package wrote holds at most 1 MiB of gzip. Records
+// are JSON of deploy items, whose configs and statuses repeat a lot: the
+// most repetitive one measured (thousands of items that differ in a name
+// only) compressed 57 to 1, so a record that fits a Secret reaches about
+// 60 MiB at most. Gzip itself allows 1,032 to 1, so without this bound a
+// planted Secret of 1 MiB could make the provider inflate a gigabyte.
+// Writes refuse a larger record, so no record this package wrote is ever
+// refused when it is read.
+const maxRecordSize = 64 << 20
 
 // readRecord decodes a parent's record.
 func readRecord(s *corev1.Secret) (Record, error) {
@@ -227,7 +244,8 @@ func readRecord(s *corev1.Secret) (Record, error) {
 		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
 	}
 	if rec.Version != recordVersion {
-		return rec, fmt.Errorf("inventory %s/%s: record version %d is not supported", s.Namespace, s.Name, rec.Version)
+		return rec, fmt.Errorf("inventory %s/%s: %w: version %d (this provider writes version %d; a newer provider wrote it)",
+			s.Namespace, s.Name, errUnsupportedVersion, rec.Version, recordVersion)
 	}
 	return rec, nil
 }

@@ -114,7 +114,7 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	if p != nil {
 		item.PartOf = p.id
-		item.ProviderStatus = d.r.startingStatus(p, item)
+		item.ProviderStatus, item.Rebuilt = d.r.startingStatus(p, item)
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {

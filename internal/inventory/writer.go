@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -47,6 +48,10 @@ type parent struct {
 	recorded []Item
 	created  bool // this job wrote it, so it must keep it current
 	foreign  bool // a newer instance owns it: never written or deleted
+	// ignored says why the Secret of the parent's name (of ignoredUID)
+	// was not used (fetch); "" when it was, or there was none.
+	ignored    string
+	ignoredUID types.UID
 
 	mu      sync.Mutex
 	items   map[string]entry
@@ -95,25 +100,31 @@ func (p *parent) open(ctx context.Context, create bool) error {
 	p.openOnce.Lock()
 	defer p.openOnce.Unlock()
 	if !p.opened {
-		rec, owner, found, err := fetch(ctx, p.client, p.namespace, p.name)
+		f, err := fetch(ctx, p.client, p.namespace, p.name, p.root)
 		if err != nil {
 			return err
 		}
-		if found {
-			p.found, p.recorded = true, rec.Items
+		p.ignored, p.ignoredUID = f.ignored, f.uid
+		if f.exists && f.ignored == "" {
+			p.found, p.recorded = true, f.rec.Items
 			p.mu.Lock()
-			for _, it := range rec.Items {
+			for _, it := range f.rec.Items {
 				if e, err := newEntry(it); err == nil {
 					p.items[it.ID] = e
 				}
 			}
-			p.foreign = !create && deployer.AdoptedBy(owner, p.instance)
+			p.foreign = !create && deployer.AdoptedBy(f.instance, p.instance)
 			p.mu.Unlock()
 		}
 		p.opened = true
 	}
 	if !create || p.created {
 		return nil
+	}
+	if p.ignored != "" {
+		if err := p.replaceIgnored(ctx, p.ignoredUID); err != nil {
+			return err
+		}
 	}
 	p.mu.Lock()
 	p.foreign = false // applying adopts the inventory, as it adopts the objects

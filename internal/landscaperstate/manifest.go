@@ -46,15 +46,31 @@ func filtered(m map[string]string, drop func(string) bool) map[string]string {
 	return out
 }
 
-// installationManifest is the root Installation as YAML, without status.
+// installationManifest is the root Installation as YAML, without status
+// and without the `context: default` Landscaper's defaulting writes into
+// every Installation that names no Context (what Landscaper does without
+// one, as this provider does), so the generated configuration is the
+// Installation the user applied.
 func installationManifest(w *wireInstallation) (string, error) {
+	ref := w.Metadata.ref("Installation").String()
+	var spec map[string]any
+	if err := api.DecodeExact(w.Spec, &spec); err != nil { // numbers as written
+		return "", fmt.Errorf("%s: spec: %s", ref, jsonErrorWithoutValues(err))
+	}
+	if spec["context"] == defaultContext {
+		delete(spec, "context")
+	}
 	doc := map[string]any{
 		"apiVersion": APIVersion, "kind": "Installation",
 		"metadata": userMeta(w.Metadata.Name, w.Metadata.Namespace, w.Metadata.Labels, w.Metadata.Annotations),
-		"spec":     w.Spec,
+		"spec":     spec,
 	}
-	return toYAML(doc, w.Metadata.ref("Installation").String())
+	return toYAML(doc, ref)
 }
+
+// defaultContext is the Context Landscaper uses when an Installation
+// names none; its central controller creates it in every namespace.
+const defaultContext = "default"
 
 func toYAML(doc map[string]any, what string) (string, error) {
 	raw, err := json.Marshal(doc)
@@ -140,13 +156,27 @@ func dataObjectDoc(u *unstructured.Unstructured) map[string]any {
 		"metadata": userMeta(u.GetName(), u.GetNamespace(), u.GetLabels(), u.GetAnnotations()), "data": dataOf(u)}
 }
 
+// targetDoc is a Target as a user keeps it, with the labels that say an
+// installation exported it (labelDOSourceType "export", labelDOSource
+// "Inst.<name>"): a blueprint wrote its config, so the provider trusts
+// its kubeconfig no more than a blueprint's (docs/guides/security.md).
 func targetDoc(t *api.Target) map[string]any {
 	spec := map[string]any{"type": t.Spec.Type}
 	if len(t.Spec.Config) > 0 {
 		spec["config"] = t.Spec.Config
 	}
-	return map[string]any{"apiVersion": APIVersion, "kind": "Target",
-		"metadata": userMeta(t.Metadata.Name, t.Metadata.Namespace, t.Metadata.Labels, t.Metadata.Annotations), "spec": spec}
+	meta := userMeta(t.Metadata.Name, t.Metadata.Namespace, t.Metadata.Labels, t.Metadata.Annotations)
+	for _, k := range []string{labelDOSourceType, labelDOSource} {
+		if v, ok := t.Metadata.Labels[k]; ok {
+			labels, _ := meta["labels"].(map[string]string)
+			if labels == nil {
+				labels = map[string]string{}
+				meta["labels"] = labels
+			}
+			labels[k] = v
+		}
+	}
+	return map[string]any{"apiVersion": APIVersion, "kind": "Target", "metadata": meta, "spec": spec}
 }
 
 // contextDoc is a Context with every field but the server's metadata.

@@ -23,8 +23,14 @@ type Root struct {
 	Component Component
 	// Context names a Context that spec.context refers to and the objects
 	// given do not hold: it is read from the host cluster, with its
-	// repository context and registry pull secrets.
+	// repository context and registry pull secrets. Empty, and
+	// ContextInObjects false: the namespace's default Context on the host
+	// cluster, if there is one (spec.context defaults to `default`).
 	Context string
+	// ContextInObjects says the Context (the one spec.context names, or
+	// `default`) is among the objects: it gave the component's repository
+	// context, and nothing is read from the host cluster for it.
+	ContextInObjects bool
 	// Imports are the data imports read from DataObjects and the target
 	// imports read from Targets.
 	Imports blueprint.Imports
@@ -47,7 +53,8 @@ type Component struct {
 	Inline string
 	// Ref is spec.componentDescriptor.ref, its repository context
 	// defaulted from the Installation's Context given as an object; empty
-	// (Type "") when Root.Context is to give it.
+	// (Type "") when the Context on the host cluster is to give it
+	// (Root.Context, or the default Context).
 	Ref *component.VersionRef
 }
 

@@ -33,6 +33,15 @@ apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
 metadata: {name: from-secret}
 spec: {type: landscaper.gardener.cloud/kubernetes-cluster, secretRef: {name: kc}}
+---
+apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Context
+metadata: {name: bare}
+---
+apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Target
+metadata: {name: self}
+spec: {type: landscaper.gardener.cloud/kubernetes-cluster, config: {selfConfig: {serviceAccount: {name: sa}}}}
 `
 	for name, c := range map[string]struct{ manifest, want string }{
 		"unknown field":         {withSpec("  automaticReconcil: {}\n"), `Installation "app" (manifest, document 1): spec.automaticReconcil: unknown field`},
@@ -45,10 +54,11 @@ spec: {type: landscaper.gardener.cloud/kubernetes-cluster, secretRef: {name: kc}
 		"two data sources":      {withSpec("  imports:\n    data:\n    - {name: a, dataRef: target-namespace, secretRef: {name: s}}\n"), "spec.imports.data[0]: needs exactly one of dataRef"},
 		"duplicate import":      {withSpec("  imports:\n    data:\n    - {name: a, dataRef: target-namespace}\n    targets:\n    - {name: a, target: local-cluster}\n"), `spec.imports.targets[0].name: "a" is imported twice`},
 		"target from secret":    {withSpec("  imports:\n    targets:\n    - {name: c, target: from-secret}\n"), `Target "from-secret" (manifest_objects, document 3): spec.secretRef: Targets whose config is in a Secret are not supported`},
+		"self target":           {withSpec("  imports:\n    targets:\n    - {name: c, target: self}\n"), `Target "self" (manifest_objects, document 5): target "self": config.selfConfig is not supported`},
 		"target list ref":       {withSpec("  imports:\n    targets:\n    - {name: c, targetListRef: list}\n"), "spec.imports.targets[0].targetListRef: refers to a parent installation's import"},
 		"missing target":        {withSpec("  imports:\n    targets:\n    - {name: c, targets: [local-cluster, other]}\n"), `spec.imports.targets[0].targets[1]: no Target "other"`},
 		"verification":          {withSpec("  verification: {signatureName: x}\n"), "spec.verification: component signature verification is not supported"},
-		"no repository context": {withSpec("  componentDescriptor:\n    ref: {componentName: example.com/a, version: v1}\n"), "spec.componentDescriptor.ref.repositoryContext: is missing"},
+		"no repository context": {withSpec("  context: bare\n  componentDescriptor:\n    ref: {componentName: example.com/a, version: v1}\n"), `spec.componentDescriptor.ref.repositoryContext: is missing, and Context "bare" (manifest_objects) gives none`},
 		"ref without component": {strings.Replace(minimal, "    inline:\n      filesystem:\n        blueprint.yaml: |\n          apiVersion: landscaper.gardener.cloud/v1alpha1\n          kind: Blueprint\n", "    ref: {resourceName: bp}\n", 1), "spec.blueprint.ref: a blueprint resource needs spec.componentDescriptor"},
 		"name mismatch":         {strings.Replace(minimal, "name: app", "name: other", 1), `metadata.name: is "other", but the resource's name is "app"`},
 		"namespace mismatch":    {strings.Replace(minimal, "  name: app\n", "  name: app\n  namespace: prod\n", 1), `metadata.namespace: is "prod", but the resource's namespace is "default"`},

@@ -200,6 +200,9 @@ func (c *converter) target(ref, field string) (api.Target, error) {
 	}
 	out := api.NewTarget(t.Metadata.Name, t.Metadata.Namespace, t.Spec.Type, t.Spec.Config)
 	out.Metadata.Labels, out.Metadata.Annotations = t.Metadata.Labels, t.Metadata.Annotations
+	if err := api.UnsupportedClusterConfig(out); err != nil {
+		return api.Target{}, fmt.Errorf("%s: %w", doc, err)
+	}
 	return out, nil
 }
 

@@ -102,17 +102,18 @@ func (c *converter) component(inst installation) error {
 	}
 	repo := ref.RepositoryContext
 	if len(repo) == 0 && ctx != nil {
-		repo, field = ctx.RepositoryContext, fmt.Sprintf("repositoryContext of Context %q", inst.Spec.Context)
+		repo, field = ctx.RepositoryContext, fmt.Sprintf("repositoryContext of Context %q", c.contextName(inst))
 	} else {
 		field += ".repositoryContext"
 	}
-	if len(repo) == 0 && c.root.Context != "" {
-		// The host cluster's Context gives the repository context.
+	if len(repo) == 0 && !c.root.ContextInObjects {
+		// The Context on the host cluster (the one named, or the
+		// namespace's default Context) is to give the repository context.
 		c.root.Component.Ref = &component.VersionRef{Name: ref.ComponentName, Version: ref.Version}
 		return nil
 	}
 	if len(repo) == 0 {
-		return c.fieldErr("spec.componentDescriptor.ref.repositoryContext", errors.New("is missing, and no Context (spec.context) gives one"))
+		return c.fieldErr("spec.componentDescriptor.ref.repositoryContext", fmt.Errorf("is missing, and Context %q (manifest_objects) gives none", c.contextName(inst)))
 	}
 	spec, err := component.ParseRepositorySpec(repo)
 	if err != nil {
@@ -122,22 +123,23 @@ func (c *converter) component(inst installation) error {
 	return nil
 }
 
-// context finds the Context spec.context names among the objects and
-// refuses what it cannot honour. A Context that is not among them is
-// left to the caller to read from the host cluster (Root.Context); nil
-// then, and when none is named.
+// context finds the Context spec.context names (`default` when it names
+// none, as Landscaper defaults it) among the objects and refuses what it
+// cannot honour. A Context that is not among them is left to the caller
+// to read from the host cluster (Root.Context; for the default Context,
+// nothing: the caller reads it if it exists); nil then.
 func (c *converter) context(inst installation) (*lsContext, error) {
-	name := inst.Spec.Context
-	if name == "" {
-		return nil, nil
-	}
+	name := c.contextName(inst)
 	doc, ok := c.objects.lookup(KindContext, name, c.root.Namespace)
 	if !ok {
-		// Not given as a manifest: read from the host cluster, as
-		// Landscaper reads it.
-		c.root.Context = name
+		if inst.Spec.Context != "" {
+			// Not given as a manifest: read from the host cluster, as
+			// Landscaper reads it.
+			c.root.Context = name
+		}
 		return nil, nil
 	}
+	c.root.ContextInObjects = true
 	var ctx lsContext
 	if err := doc.decode(&ctx); err != nil {
 		return nil, err
@@ -146,7 +148,7 @@ func (c *converter) context(inst installation) (*lsContext, error) {
 	case len(ctx.OCMConfig) > 0 && string(ctx.OCMConfig) != "null":
 		return nil, fmt.Errorf("%s: ocmConfig: OCM configuration files are not supported; configure registries in the provider", doc)
 	case ctx.ComponentVersionOverwrites != "":
-		return nil, fmt.Errorf("%s: componentVersionOverwrites: not supported; name the version in spec.componentDescriptor.ref", doc)
+		return nil, fmt.Errorf("%s: componentVersionOverwrites: not supported for a Context given as a manifest; leave the Context and its ComponentVersionOverwrites on the host cluster, or name the version in spec.componentDescriptor.ref", doc)
 	case len(ctx.VerificationSignatures) > 0:
 		return nil, fmt.Errorf("%s: verificationSignatures: component signature verification is not supported", doc)
 	}
@@ -154,7 +156,19 @@ func (c *converter) context(inst installation) (*lsContext, error) {
 		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: registryPullSecrets: ignored for a Context given as a manifest; registry credentials come from the provider's registry settings, or from a Context left on the host cluster", doc))
 	}
 	if len(ctx.Configurations) > 0 {
-		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: configurations: ignored; they configure Landscaper's controllers", doc))
+		c.root.Warnings = append(c.root.Warnings, fmt.Sprintf("%s: configurations: ignored for a Context given as a manifest; "+
+			"Helm chart repository credentials (helmChartRepoCredentials) are read from a Context left on the host cluster", doc))
 	}
 	return &ctx, nil
 }
+
+// contextName is the Context inst uses.
+func (c *converter) contextName(inst installation) string {
+	if inst.Spec.Context == "" {
+		return defaultContextName
+	}
+	return inst.Spec.Context
+}
+
+// defaultContextName is the Context of an Installation that names none.
+const defaultContextName = "default"

@@ -60,7 +60,7 @@ func (d *blueprintDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads and validates a blueprint without a cluster: its declared imports and exports, " +
 			"executions and static subinstallations. Invalid blueprints are errors on `blueprint`; unknown fields " +
-			"(such as the misspelling `jsonSchema:`) are `warnings`.",
+			"are `warnings`.",
 		Attributes: map[string]schema.Attribute{
 			"blueprint":            blueprintSourceDataAttribute(),
 			"component_descriptor": componentSourceDataAttribute(),

@@ -62,7 +62,7 @@ data "landscaper_blueprint" "bp" {
 				})),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("json_schema_version"), knownvalue.StringExact("https://json-schema.org/draft/2019-09/schema")),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("warnings"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringRegexp(regexp.MustCompile(`^jsonSchema: unknown field \(did you mean jsonSchemaVersion\?`)),
+					knownvalue.StringExact("exportExecution: unknown field"),
 				})),
 			},
 		}},

@@ -20,6 +20,9 @@ type componentAccess struct {
 	registry *component.Registry
 	// host reads the Landscaper Contexts installations name.
 	host *hostCluster
+	// learn registers credentials read from the host cluster (a chart
+	// repository's auth header) as secrets to mask; nil: none.
+	learn func(values ...string)
 
 	mu    sync.Mutex
 	known map[string]*component.Component
@@ -72,6 +75,11 @@ func (a *componentAccess) ByKey(ctx context.Context, key string) ([]byte, error)
 // component version by reference (read from its registry, or known from
 // an installation when the reference has no repository context) or inline.
 func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
+	return a.fromComponent(ctx, a.registry, ref)
+}
+
+// fromComponent is FromComponent reading from registries through reg.
+func (a *componentAccess) fromComponent(ctx context.Context, reg *component.Registry, ref helm.RemoteChartReference) ([]byte, error) {
 	var c *component.Component
 	switch {
 	case len(ref.Inline) > 0:
@@ -79,7 +87,7 @@ func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChar
 		if err != nil {
 			return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart.fromResource.inline: %w", err))
 		}
-		inline.UseRegistry(a.registry)
+		inline.UseRegistry(reg)
 		c = inline
 	default:
 		var r struct {
@@ -98,7 +106,7 @@ func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChar
 			if err != nil {
 				return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart.fromResource.ref: %w", err))
 			}
-			if c, err = a.registry.Load(ctx, component.VersionRef{Context: rc, Name: r.ComponentName, Version: r.Version}); err != nil {
+			if c, err = reg.Load(ctx, component.VersionRef{Context: rc, Name: r.ComponentName, Version: r.Version}); err != nil {
 				return nil, registryFailure(err)
 			}
 		}
@@ -109,7 +117,12 @@ func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChar
 // OCIChart implements helm.Resources for chart.ref: the registry's
 // credentials and cache serve OCI charts too.
 func (a *componentAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
-	b, _, err := a.registry.Artifact(ctx, ref)
+	return ociChart(ctx, a.registry, ref)
+}
+
+// ociChart reads an OCI chart through reg.
+func ociChart(ctx context.Context, reg *component.Registry, ref string) ([]byte, error) {
+	b, _, err := reg.Artifact(ctx, ref)
 	if err != nil {
 		return nil, registryFailure(fmt.Errorf("chart %s: %w", ref, err))
 	}

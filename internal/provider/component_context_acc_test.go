@@ -26,7 +26,8 @@ var (
 	contextResource = schema.GroupVersionResource{Group: "landscaper.gardener.cloud", Version: "v1alpha1", Resource: "contexts"}
 )
 
-// An installation names a Landscaper Context on the host cluster: its
+// An installation names a Landscaper Context on the host cluster (or names
+// none and gets its namespace's default Context, when there is one): its
 // repositoryContext locates the component version (the installation
 // names none), and its registry pull secret holds the only credentials of
 // the registry (the provider block has none), used at plan for the
@@ -85,6 +86,29 @@ resource "landscaper_installation" "app" {
 }
 `, e.namespace, contextLine)
 	}
+	manifestForm := fmt.Sprintf(`
+resource "landscaper_installation" "app" {
+  name      = "app"
+  namespace = %[1]q
+  manifest = yamlencode({
+    apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "Installation", metadata = { name = "app" }
+    spec = {
+      componentDescriptor = { ref = { componentName = "example.com/app", version = "1.0.0" } }
+      blueprint           = { ref = { resourceName = "blueprint" } }
+      imports = {
+        targets = [{ name = "cluster", target = "cluster" }]
+        data    = [{ name = "namespace", dataRef = "ns" }, { name = "settings", dataRef = "settings" }]
+      }
+    }
+  })
+  manifest_objects = join("\n---\n", [
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "Target", metadata = { name = "cluster" },
+    spec = { type = "landscaper.gardener.cloud/kubernetes-cluster", config = { kubeconfig = file(%[2]q) } } }),
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "ns" }, data = %[1]q }),
+    yamlencode({ apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "DataObject", metadata = { name = "settings" }, data = { greeting = "manifest" } }),
+  ])
+}
+`, e.namespace, localcluster.KubeconfigPath(t))
 	inst := "landscaper_installation.app"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
@@ -109,6 +133,31 @@ resource "landscaper_installation" "app" {
 					e.configMapData("app-chart", map[string]string{"greeting": "hello", "component": "example.com/app"}),
 				),
 			},
+			{
+				// context unset is the namespace's default Context, as in
+				// Landscaper: the same Context as `default` gives the same.
+				PreConfig: func() {
+					lsContext.SetName("default")
+					lsContext.SetResourceVersion("")
+					if _, err := dyn.Resource(contextResource).Namespace(e.namespace).Create(ctx, lsContext, metav1.CreateOptions{}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: provider + installation(""),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
+					resource.TestCheckNoResourceAttr(inst, "context"),
+					e.configMapData("app-chart", map[string]string{"greeting": "hello", "component": "example.com/app"}),
+				),
+			},
+			{
+				// So does the manifest form: no spec.context, no repositoryContext.
+				Config: provider + manifestForm,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(inst, "phase", "Succeeded"),
+					e.configMapData("app-chart", map[string]string{"greeting": "manifest", "component": "example.com/app"}),
+				),
+			},
 		},
 	})
 }
@@ -118,8 +167,15 @@ resource "landscaper_installation" "app" {
 // established.
 func installContextCRD(t *testing.T, dyn dynamic.Interface) {
 	t.Helper()
+	installLandscaperCRD(t, dyn, "Context", "contexts", "context")
+}
+
+// installLandscaperCRD serves one of Landscaper's kinds (schemaless) and
+// waits until it is established.
+func installLandscaperCRD(t *testing.T, dyn dynamic.Interface, kind, plural, singular string) {
+	t.Helper()
 	ctx := context.Background()
-	const name = "contexts.landscaper.gardener.cloud"
+	name := plural + ".landscaper.gardener.cloud"
 	crd := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1",
 		"kind":       "CustomResourceDefinition",
@@ -127,7 +183,7 @@ func installContextCRD(t *testing.T, dyn dynamic.Interface) {
 		"spec": map[string]any{
 			"group": "landscaper.gardener.cloud",
 			"scope": "Namespaced",
-			"names": map[string]any{"kind": "Context", "listKind": "ContextList", "plural": "contexts", "singular": "context"},
+			"names": map[string]any{"kind": kind, "listKind": kind + "List", "plural": plural, "singular": singular},
 			"versions": []any{map[string]any{"name": "v1alpha1", "served": true, "storage": true,
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
 		},

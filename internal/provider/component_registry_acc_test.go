@@ -61,7 +61,7 @@ resource "landscaper_installation" "app" {
 			{
 				Config:      good + installation("1.0.0-tampered", "blueprint"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0-tampered\s+reference\s+"mid"\s+\(example\.com/mid:1\.0\.0\):\s+digest\s+mismatch`),
+				ExpectError: regexp.MustCompile(`component\s+example\.com/app:1\.0\.0-tampered\s+reference\s+"leaf"\s+\(example\.com/leaf:1\.0\.0\):\s+digest\s+mismatch`),
 			},
 			{
 				Config:      good + installation("1.0.0", "tampered-blueprint"),

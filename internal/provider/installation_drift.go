@@ -24,14 +24,17 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 	if err != nil || snap.Empty() {
 		return nil, nil, err
 	}
-	d.security.trustSnapshot(snap)
+	d.security.trustSnapshot(m, snap)
 	d.security.learnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component
+	runner := d.instances(ctx)
 	if instance.DriftReadsFiles(snap) {
-		bp, comp = d.driftBlueprint(ctx, m)
+		var lsContext contextRef
+		bp, comp, lsContext = d.driftBlueprint(ctx, m)
+		runner = d.instancesIn(ctx, lsContext) // Helm charts are read again
 	}
-	drifted, err := d.instances(ctx).Drift(ctx, snap, snapBytes, bp, comp)
+	drifted, err := runner.Drift(ctx, snap, snapBytes, bp, comp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -49,18 +52,22 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 // credentials) reads the component versions at the digests that were
 // deployed; Helm items in manifest mode render their charts from them
 // again.
-func (d *providerData) driftBlueprint(ctx context.Context, m installationModel) (*blueprint.Blueprint, *blueprint.Component) {
+func (d *providerData) driftBlueprint(ctx context.Context, m installationModel) (*blueprint.Blueprint, *blueprint.Component, contextRef) {
 	in := d.inputs(pinsOf(m.ComponentDigests, true))
 	hcl, _, err := hclForm(ctx, m, in.host) // a manifest may read its objects from the host
 	if err != nil {
-		return nil, nil
+		return nil, nil, contextRef{none: true}
+	}
+	lsContext, err := contextRefOf(hcl)
+	if err != nil {
+		return nil, nil, contextRef{none: true}
 	}
 	if in.scope, err = installationScope(ctx, in.components, hcl); err != nil {
-		return nil, nil
+		return nil, nil, lsContext
 	}
 	bp, comp, err := resolveBlueprint(ctx, in, hcl.Blueprint, hcl.ComponentDescriptor)
 	if err != nil {
-		return nil, nil
+		return nil, nil, lsContext
 	}
-	return bp, comp
+	return bp, comp, lsContext
 }

@@ -163,5 +163,5 @@ func parseTarget(s string, p path.Path) (api.Target, error) {
 	if t.Spec.Type == "" {
 		return t, attrErr(p, errors.New("the Target object has no spec.type"))
 	}
-	return t, nil
+	return t, attrErr(p, api.UnsupportedClusterConfig(t))
 }

@@ -34,7 +34,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	// Apply reads the component versions at the digests the plan showed.
-	spec, err := rootSpec(ctx, d.inputs(pinsOf(m.ComponentDigests, true)), m)
+	spec, lsContext, err := rootSpecOf(ctx, d.inputs(pinsOf(m.ComponentDigests, true)), m)
 	if err != nil {
 		if prev != nil {
 			// Keep what is deployed recorded as it was.
@@ -43,7 +43,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		}
 		return nil, err
 	}
-	job, jobErr := d.instances(ctx).Apply(ctx, spec, prev, inst)
+	job, jobErr := d.instancesIn(ctx, lsContext).Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
@@ -51,36 +51,39 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 	d.security.learnSnapshot(job.Start, sensitive)
 	d.security.learnSnapshot(job.Snapshot, sensitive)
 	out, encErr := outcomeOf(job.Snapshot, prevBytes)
+	out.ignored = job.Ignored
 	return out, errors.Join(jobErr, encErr, out.renderedFrom(spec))
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.
-func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string) (out *installationOutcome, err error) {
+// ignored are inventory Secrets that a replaced tainted instance's
+// destroy did not use (taintedState).
+func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string) (out *installationOutcome, ignored []string, err error) {
 	defer func() { d.security.scrubOutcome(out) }()
 	prev, err := instance.Decode(snapBytes)
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if prev.Empty() {
 		if withoutUninstall {
-			return nil, nil // only forgetting was asked for
+			return nil, nil, nil // only forgetting was asked for
 		}
 		if err := lostSnapshotError(ctx, m); err != nil || !replacedTainted(m) {
-			return nil, err
+			return nil, nil, err
 		}
-		if prev, inst, err = d.taintedState(ctx, m); err != nil || prev.Empty() {
-			return nil, err
+		if prev, inst, ignored, err = d.taintedState(ctx, m); err != nil || prev.Empty() {
+			return nil, ignored, err
 		}
 	}
-	d.security.trustSnapshot(prev)
+	d.security.trustSnapshot(m, prev)
 	d.security.learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	snap, err := d.instances(ctx).Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
-		return nil, err
+		return nil, ignored, err
 	}
 	out, encErr := outcomeOf(snap, snapBytes)
-	return out, errors.Join(err, encErr)
+	return out, ignored, errors.Join(err, encErr)
 }
 
 // taintedState is what the destroy of a replaced tainted instance must
@@ -91,19 +94,21 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 // instance IDs are UUIDv7, so everything a newer instance (the
 // create_before_destroy replacement) adopted carries a later ID and is
 // left alone (deployer.AdoptedBy).
-func (d *providerData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, error) {
+func (d *providerData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, []string, error) {
 	hcl, _, err := hclForm(ctx, m, d.host)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	imports, err := readImports(ctx, hcl, d.host)
 	if err != nil && len(imports.Targets)+len(imports.TargetLists)+len(imports.TargetMaps) == 0 {
 		// Only the targets matter here: a data import that cannot be
 		// read any more must not block the replacement.
-		return nil, "", fmt.Errorf("reading the target imports of the failed installation %s from its state: %w", rootName(m), err)
+		return nil, "", nil, fmt.Errorf("reading the target imports of the failed installation %s from its state: %w", rootName(m), err)
 	}
-	snap, err := d.instances(ctx).Recorded(ctx, rootName(m), instance.Targets(imports))
-	return snap, m.JobID.ValueString(), err
+	d.security.trustImports(ctx, hcl, imports) // the inventory is read through them
+	inst := m.JobID.ValueString()
+	snap, ignored, err := d.instances(ctx).Recorded(ctx, rootName(m), inst, instance.Targets(imports))
+	return snap, inst, ignored, err
 }
 
 // lostSnapshotError refuses to report a destroy as done when the state
@@ -152,4 +157,13 @@ func lostSnapshotError(ctx context.Context, m installationModel) error {
 // Failed in a state whose private data Terraform then drops.
 func replacedTainted(m installationModel) bool {
 	return m.Phase.ValueString() == string(api.InstallationPhaseFailed)
+}
+
+// warnIgnoredInventories warns of each Secret that had the name of the
+// installation's inventory but was not one it wrote: someone may have
+// planted it to make a job delete what it lists.
+func warnIgnoredInventories(diags diagnostics, sec *security, ignored []string) {
+	for _, msg := range ignored {
+		addWarning(diags, sec, "Installation Inventory Ignored", errors.New(msg))
+	}
 }

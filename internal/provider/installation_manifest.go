@@ -61,9 +61,12 @@ func hclForm(ctx context.Context, m installationModel, host *hostCluster) (insta
 	b := hclBuilder{ctx: ctx, types: t}
 	m.Blueprint = b.blueprint(root)
 	m.ComponentDescriptor = b.component(root)
-	m.Context = types.StringNull()
-	if root.Context != "" {
+	m.Context = types.StringNull() // the default Context, if the host cluster has one
+	switch {
+	case root.Context != "":
 		m.Context = types.StringValue(root.Context)
+	case root.ContextInObjects:
+		m.Context = types.StringValue("") // none: the one given as a manifest did its part
 	}
 	m.Imports = b.imports(root)
 	m.ImportDataMappings = b.mappings(root.ImportDataMappings)

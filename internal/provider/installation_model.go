@@ -29,6 +29,7 @@ type installationModel struct {
 	SensitiveExports       types.Set      `tfsdk:"sensitive_exports"`
 	SensitiveExportValues  types.Dynamic  `tfsdk:"sensitive_export_values"`
 	TargetExports          types.Map      `tfsdk:"target_exports"`
+	ExportObjects          types.String   `tfsdk:"export_objects"`
 	DeployItems            types.Map      `tfsdk:"deploy_items"`
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
 	PlanDiff               types.String   `tfsdk:"plan_diff"`

@@ -86,6 +86,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.Exports = types.DynamicUnknown()
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
+	plan.ExportObjects = plannedExportObjects(plan)
 	if known {
 		plan.setDeployItems(rendered.rows, hashKey != nil, &resp.Diagnostics)
 	} else {
@@ -119,6 +120,9 @@ type plannedItems struct {
 	// failed or was not possible.
 	tree *engine.RenderedTree
 	prev *engine.Snapshot
+	// lsContext is the Landscaper Context whose credentials previews read
+	// Helm charts with, as the job does (instancesIn).
+	lsContext contextRef
 }
 
 // matches reports whether the state's deploy items are what the plan

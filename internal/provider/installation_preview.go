@@ -110,6 +110,16 @@ func (d *providerData) previewOptions(mode string, key configHashKey, prior map[
 	return opts
 }
 
+// previewRunner is the runner of m's previews: Helm charts are read with
+// the credentials of the Landscaper Context m uses, as its jobs read them.
+func (d *providerData) previewRunner(ctx context.Context, m installationModel) instance.Runner {
+	ref, err := contextRefOf(m)
+	if err != nil {
+		return d.instances(ctx)
+	}
+	return d.instancesIn(ctx, ref)
+}
+
 // plannedTexts is deploy_item_objects for a plan whose items rendered
 // (rendered.known, none pending). An item keeps its text from the state
 // when its configuration hash is unchanged, it neither failed nor drifted
@@ -141,7 +151,7 @@ func (d *providerData) plannedTexts(ctx context.Context, mode string, rendered p
 	}
 	opts.Skip = func(id string) bool { _, ok := kept[id]; return ok }
 	out := kept
-	shown := d.instances(ctx).Preview(ctx, rendered.tree, rendered.prev, opts)
+	shown := d.instancesIn(ctx, rendered.lsContext).Preview(ctx, rendered.tree, rendered.prev, opts)
 	d.collectTexts(shown, out, diags)
 	return textsValue(out, diags), opts.Marks.Table()
 }
@@ -227,6 +237,7 @@ func (r *installationResource) planPreview(ctx context.Context, plan *installati
 	case r.data == nil || !rendered.known || len(rendered.unknownPaths) > 0 || rendered.tree == nil:
 		plan.DeployItemObjects = types.StringUnknown()
 	default:
+		rendered.lsContext, _ = contextRefOf(*plan) // known: the items rendered
 		value, marks := r.data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
 		plan.DeployItemObjects = value
 		storePrivateJSON(ctx, planned, previewMarksKey, marks, diags)
@@ -248,7 +259,7 @@ func (r *installationResource) appliedTexts(ctx context.Context, plan installati
 	if mode == planDiffOff || o.snap.Empty() {
 		return types.StringNull()
 	}
-	runner := r.data.instances(ctx)
+	runner := r.data.previewRunner(ctx, plan)
 	caps := readCapabilities(ctx, planned)
 	result, known := texts(plan)
 	if !known || prior == nil {
@@ -328,13 +339,15 @@ func (r *installationResource) refreshTexts(ctx context.Context, m *installation
 	key := readConfigHashKey(ctx, p, &diag.Diagnostics{}) // a damaged key was reported by the drift check
 	marks := readMarks(ctx, p)
 	caps := readCapabilities(ctx, p)
-	runner := r.data.instances(ctx)
+	runner := r.data.previewRunner(ctx, *m)
 	if !changed {
 		current, changed = map[string]string{}, true
 		var bp *blueprint.Blueprint
 		var comp *blueprint.Component
 		if instance.DriftReadsFiles(snap) {
-			bp, comp = r.data.driftBlueprint(ctx, *m)
+			var lsContext contextRef
+			bp, comp, lsContext = r.data.driftBlueprint(ctx, *m)
+			runner = r.data.instancesIn(ctx, lsContext) // as the drift check reads Helm charts
 		}
 		opts := r.data.previewOptions(planDiffLocal, key, marks, caps)
 		r.data.collectTexts(runner.PreviewRecorded(ctx, snap, bp, comp, opts), current, diags)

@@ -103,6 +103,9 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	outcome, err := r.data.apply(ctx, plan, prev, instance)
+	if outcome != nil {
+		warnIgnoredInventories(out.diags, r.data.security, outcome.ignored)
+	}
 	if outcome == nil { // nothing ran: the configuration could not even be read
 		addError(out.diags, r.data.security, "Cannot Install", err)
 		return
@@ -138,6 +141,7 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	defer cancel()
 
 	rekeyed := rekeyLegacyHashes(ctx, req.Private, resp.Private, &state, &resp.Diagnostics)
+	rekeyed = backfillExportObjects(ctx, &state) || rekeyed
 	drifted, marked, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
@@ -175,7 +179,8 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, err := r.data.delete(ctx, state, snap, instance)
+	out, ignored, err := r.data.delete(ctx, state, snap, instance)
+	warnIgnoredInventories(&resp.Diagnostics, r.data.security, ignored)
 	if err == nil {
 		return
 	}

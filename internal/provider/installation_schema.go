@@ -93,6 +93,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"target_exports": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
 				MarkdownDescription: "The installation's target exports by name, each a Target object as JSON, " +
 					"ready for another installation's `imports.targets`."},
+			"export_objects": exportObjectsAttribute(),
 			"deploy_items": schema.MapAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "Every deploy item of the installation tree: its path (`<installation path>/<item name>`, " +
 					"e.g. `app/database/secret`, where the root installation's path is `name`, or `<namespace>.<name>` outside " +

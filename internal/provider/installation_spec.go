@@ -46,8 +46,10 @@ type specInputs struct {
 	// failing, for the plan's warning; nil: only logged.
 	notes *registryNotes
 	// scope is what the installation's Landscaper Context gives
-	// (installationScope); nil when it names none.
+	// (installationScope); nil when it has none.
 	scope *componentScope
+	// context is the Context the installation uses (contextRefOf).
+	context contextRef
 }
 
 // inputs are the specInputs of one request with the provider instance's
@@ -89,6 +91,18 @@ func rootName(m installationModel) string {
 // rootSpec builds the engine's input from m. Errors point at the
 // attribute to fix (inputError).
 func rootSpec(ctx context.Context, in specInputs, m installationModel) (engine.RootSpec, error) {
+	spec, _, err := rootSpecOf(ctx, in, m)
+	return spec, err
+}
+
+// rootSpecOf is rootSpec that also returns the Landscaper Context the
+// installation uses (jobs read its Helm charts with it: instancesIn).
+func rootSpecOf(ctx context.Context, in specInputs, m installationModel) (engine.RootSpec, contextRef, error) {
+	spec, err := buildRootSpec(ctx, &in, m)
+	return spec, in.context, err
+}
+
+func buildRootSpec(ctx context.Context, in *specInputs, m installationModel) (engine.RootSpec, error) {
 	spec := engine.RootSpec{Name: rootName(m)}
 	if in.security == nil { // inputs makes one; a struct literal may not
 		return spec, errors.New("internal error: the configuration is read without the provider's security")
@@ -97,10 +111,13 @@ func rootSpec(ctx context.Context, in specInputs, m installationModel) (engine.R
 	if err != nil {
 		return spec, err
 	}
+	if in.context, err = contextRefOf(m); err != nil {
+		return spec, err
+	}
 	if in.scope, err = installationScope(ctx, in.components, m); err != nil {
 		return spec, err
 	}
-	bp, component, err := resolveBlueprint(ctx, in, m.Blueprint, m.ComponentDescriptor)
+	bp, component, err := resolveBlueprint(ctx, *in, m.Blueprint, m.ComponentDescriptor)
 	if err != nil {
 		return spec, err
 	}
@@ -261,6 +278,7 @@ func loadComponentRef(ctx context.Context, in specInputs, ref component.VersionR
 		return nil, fmt.Errorf("component %s: the provider is not configured, so no registry can be read", ref)
 	}
 	seen := len(reg.Client.Warnings())
+	ref = reg.Overwritten(ref) // the Context's ComponentVersionOverwrites
 	c, err := reg.LoadPinned(ctx, ref, in.pins)
 	for _, w := range reg.Client.Warnings()[seen:] {
 		tflog.Warn(ctx, w)

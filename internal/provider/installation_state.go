@@ -45,6 +45,9 @@ type installationOutcome struct {
 	exports       map[string]any
 	targetExports map[string]string
 	items         []deployItemRow
+	// ignored are the inventory Secrets the job did not use
+	// (instance.Applied.Ignored), for a warning.
+	ignored []string
 }
 
 // deployItemRow is one deploy item, as the engine and the rendered
@@ -90,6 +93,7 @@ func (o *installationOutcome) toModel(ctx context.Context, m installationModel, 
 	te, d := types.MapValueFrom(ctx, types.StringType, orEmptyStrings(o.targetExports))
 	diags.Append(d...)
 	m.TargetExports = te
+	m.ExportObjects = exportObjectsOf(ctx, m)
 	m.setDeployItems(o.items, true, diags)
 	return m
 }

@@ -28,6 +28,7 @@ type manifestsDataModel struct {
 	Targets       types.Map    `tfsdk:"targets"`
 	Contexts      types.Map    `tfsdk:"contexts"`
 	Objects       types.String `tfsdk:"objects"`
+	Stages        types.List   `tfsdk:"stages"`
 }
 
 var manifestEntryAttrTypes = map[string]attr.Type{
@@ -64,6 +65,7 @@ func (d *manifestsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"objects": schema.StringAttribute{Computed: true, Sensitive: true,
 				MarkdownDescription: "Every DataObject, Target and Context as one YAML stream, for `landscaper_installation`'s " +
 					"`manifest_objects`. Sensitive, as Targets hold credentials."},
+			"stages": stagesAttribute(),
 		},
 	}
 }
@@ -116,5 +118,9 @@ func (d *manifestsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		*out.into = mv
 	}
 	m.Objects = types.StringValue(strings.Join(objects, "\n---\n"))
+	if m.Stages, err = manifestStages(set); err != nil {
+		addError(&resp.Diagnostics, nil, "Invalid Landscaper Manifests", attrErr(path.Root("yaml"), err))
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

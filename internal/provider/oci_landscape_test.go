@@ -29,7 +29,9 @@ const (
 // types) → example.com/lib (v3alpha1), with the blueprint of
 // testdata/oci-landscape as a local blob of app, the chart of
 // testdata/oci-landscape as a local blob of lib and as an OCI artifact
-// next to the components, and the settings schema as a local blob of lib.
+// next to the components, and the settings schema as a local blob of lib;
+// example.com/app:1.0.0-tampered references example.com/leaf (v2) with a
+// digest leaf does not have.
 type ociLandscape struct {
 	t *testing.T
 	// host is where the provider reads the registry (what the
@@ -114,7 +116,25 @@ spec:
 	})
 	l.mustPush(app, err)
 	l.appDigest = app.Digest.String()
-	// A version whose reference to mid declares a digest mid does not have.
+	// A version whose reference to leaf declares a digest leaf does not
+	// have. leaf is a v2 descriptor that jsonNormalisation/v1 covers (a
+	// provider, no references or resources), so its digest is computed
+	// and the mismatch found; mid's (its reference to lib has no digest)
+	// could not be computed at all.
+	l.mustPush(componenttest.PushVersion(ctx, l.push, l.context(), "example.com/leaf", "1.0.0", componenttest.Version{
+		Legacy: true,
+		Descriptor: fmt.Sprintf(`
+meta: {schemaVersion: v2}
+component:
+  name: example.com/leaf
+  version: 1.0.0
+  provider: internal
+  %s
+  sources: []
+  componentReferences: []
+  resources: []
+`, repoCtx),
+	}))
 	l.mustPush(componenttest.PushVersion(ctx, l.push, l.context(), "example.com/app", "1.0.0-tampered", componenttest.Version{
 		Descriptor: fmt.Sprintf(`
 apiVersion: ocm.software/v3alpha1
@@ -123,7 +143,7 @@ metadata: {name: example.com/app, version: 1.0.0-tampered, provider: {name: test
 %s
 spec:
   references:
-  - {name: mid, componentName: example.com/mid, version: 1.0.0,
+  - {name: leaf, componentName: example.com/leaf, version: 1.0.0,
      digest: {hashAlgorithm: SHA-256, normalisationAlgorithm: jsonNormalisation/v1, value: "0000"}}
 `, repoCtx),
 	}))

@@ -22,6 +22,7 @@ type providerModel struct {
 	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
 	PlanDiff                    types.String       `tfsdk:"plan_diff"`
+	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -101,6 +102,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	tuningAttributes(resp.Schema.Attributes)
 	kubeconfigsAttribute(resp.Schema.Attributes)
 	providerPlanDiffAttribute(resp.Schema.Attributes)
+	trustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -119,6 +121,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	kubeconfigs, diags := providerKubeconfigs(ctx, cfg.TargetKubeconfigs)
 	resp.Diagnostics.Append(diags...)
 	sec.targetKubeconfigs = kubeconfigs
+	sec.trustedHostTargets, diags = trustedHostTargets(ctx, cfg.TrustedHostTargets)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

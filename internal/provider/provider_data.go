@@ -49,12 +49,14 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	components := &componentAccess{registry: registry, host: hostCluster}
 	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
+	security := newSecurity(pool, sec)
+	components.learn = security.secrets.Add
 	return &providerData{
 		version:    version,
 		host:       hostCluster,
 		engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
-		security:   newSecurity(pool, sec),
+		security:   security,
 		pool:       pool,
 	}
 }

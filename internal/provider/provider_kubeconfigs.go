@@ -59,7 +59,7 @@ func providerKubeconfigs(ctx context.Context, m types.Map) (map[string]string, d
 // newSecurity returns a provider instance's security; the provider
 // block's kubeconfigs are secrets to scrub from every message from the start.
 func newSecurity(pool *target.Pool, sec securitySettings) *security {
-	s := &security{pool: pool, limits: sec.limits}
+	s := &security{pool: pool, limits: sec.limits, trustedHostTargets: sec.trustedHostTargets}
 	for _, kubeconfig := range sec.targetKubeconfigs {
 		s.secrets.KubeconfigCredentials(kubeconfig)
 	}

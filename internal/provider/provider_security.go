@@ -36,10 +36,13 @@ func securityAttributes() map[string]schema.Attribute {
 	d := template.DefaultLimits()
 	return map[string]schema.Attribute{
 		"allow_exec_in_blueprint_targets": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Let kubeconfigs that did not come from this configuration — targets a blueprint exports or builds " +
-				"from data — use `exec`, `auth-provider`, token/certificate/key files or `proxy-url`. Off by default: such a " +
-				"kubeconfig could run any program on the machine running Terraform. Kubeconfigs given in the configuration " +
-				"(`landscaper_target.kubeconfig`, `imports.targets`) may always use them."},
+			MarkdownDescription: "Let kubeconfigs that are not the configuration's own use `exec`, `auth-provider`, " +
+				"token/certificate/key files or `proxy-url`: targets a blueprint exports or builds from data, Landscaper Targets " +
+				"labeled as exported by an installation (`data.landscaper.gardener.cloud/sourceType: export`), and Targets read " +
+				"from the host cluster (a `manifest`'s Targets that `manifest_objects` lacks, a migration's). Off by default: such " +
+				"a kubeconfig could run any program on the machine running Terraform. Targets written in the configuration " +
+				"(`landscaper_target`, `imports.targets`, `target_lists`, `target_maps`, the Targets of `manifest_objects`) may " +
+				"always use them; to trust single Targets of the host cluster, name them in `trusted_host_targets`."},
 		"render_limits": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "Bounds for rendering one template execution of a blueprint. Blueprints are untrusted code " +
 				"rendered at plan; a template exceeding a bound fails with a diagnostic naming it. The defaults are far above " +
@@ -68,6 +71,8 @@ type securitySettings struct {
 	allowUntrustedCredentials bool
 	// targetKubeconfigs: provider_kubeconfigs.go.
 	targetKubeconfigs map[string]string
+	// trustedHostTargets: provider_host_targets.go.
+	trustedHostTargets map[string]bool
 }
 
 func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
@@ -121,23 +126,29 @@ type security struct {
 	pool    *target.Pool // nil where nothing is deployed (data sources)
 	secrets redact.Secrets
 	limits  template.Limits
+	// trustedHostTargets are the host-cluster Targets the user trusts
+	// ("<namespace>/<name>", trusted_host_targets).
+	trustedHostTargets map[string]bool
 }
 
-// trustImports marks the kubeconfigs of the configuration's own target
-// imports as the user's (target.Pool.Trust) and registers their
-// credentials and the values of Secret imports as secrets to scrub.
+// trustImports marks the kubeconfigs of the target imports that are the
+// user's own (provider_host_targets.go) as trusted (target.Pool.Trust)
+// and registers every target's credentials and the values of Secret
+// imports as secrets to scrub.
 func (s *security) trustImports(ctx context.Context, m installationModel, in blueprint.Imports) {
+	written := writtenTargets(m)
+	trust := func(t api.Target) { s.trustTarget(t, written(t)) }
 	for _, t := range in.Targets {
-		s.trustTarget(t)
+		trust(t)
 	}
 	for _, list := range in.TargetLists {
 		for _, t := range list {
-			s.trustTarget(t)
+			trust(t)
 		}
 	}
 	for _, tm := range in.TargetMaps {
 		for _, t := range tm {
-			s.trustTarget(t)
+			trust(t)
 		}
 	}
 	var im importsModel
@@ -152,12 +163,14 @@ func (s *security) trustImports(ctx context.Context, m installationModel, in blu
 }
 
 // trustSnapshot trusts the root installation's target imports recorded in
-// a snapshot: destroy and refresh run without the configuration.
-func (s *security) trustSnapshot(snap *engine.Snapshot) {
+// a snapshot, as trustImports trusts them, for m as the state records it:
+// destroy and refresh run without the configuration.
+func (s *security) trustSnapshot(m installationModel, snap *engine.Snapshot) {
 	if snap == nil || snap.Root == nil {
 		return
 	}
-	eachTarget(snap.Root.Targets, s.trustTarget)
+	written := writtenTargets(m)
+	eachTarget(snap.Root.Targets, func(t api.Target) { s.trustTarget(t, written(t)) })
 }
 
 // learnSnapshot registers as secrets what a job's snapshot holds that
@@ -217,8 +230,18 @@ func markExported(t api.Target) api.Target {
 	return t
 }
 
-func (s *security) trustTarget(t api.Target) {
+// trustTarget trusts t when it is the user's own (targetOrigin; written:
+// it was written in the configuration), and tells the pool why not
+// otherwise, so the refusal says how to trust it.
+func (s *security) trustTarget(t api.Target, written bool) {
 	s.learnTarget(t)
+	if trusted, origin, remedy := s.targetOrigin(t, written); !trusted {
+		var cfg api.KubernetesClusterConfig
+		if s.pool != nil && t.Spec.Type == api.KubernetesClusterTargetType && json.Unmarshal(t.Spec.Config, &cfg) == nil && cfg.Kubeconfig != "" {
+			s.pool.Explain(cfg.Kubeconfig, origin, remedy)
+		}
+		return
+	}
 	if t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation] != "" && t.Metadata.Annotations[exportedAnnotation] == "" {
 		// No credential inside; the pool fills in the provider's.
 		if s.pool != nil {

@@ -47,8 +47,10 @@ func registrySchema() schema.SingleNestedAttribute {
 					"instead of failing. Only SHA-256 digests in `jsonNormalisation/v1` of schema v2 descriptors are computed; " +
 					"a digest of another hash or normalisation (OCM's `jsonNormalisation/v2`, `/v3`), or one pinning a " +
 					"descriptor that normalisation does not cover (v3alpha1, a resource without digest), fails the plan " +
-					"naming the component, its version and the reference. A digest that is computed and differs always fails. " +
-					"Defaults to `false`."},
+					"naming the component, its version and the reference. The same holds for a resource's `digest`: only SHA-256 " +
+					"in `genericBlobDigest/v1`, or `ociArtifactDigest/v1` of a resource read as an OCI artifact, is computed " +
+					"(OCM's `EXCLUDE-FROM-SIGNATURE` declares none); any other fails reading the resource, naming it. A digest " +
+					"that is computed and differs always fails. Defaults to `false`."},
 			"credentials": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Credentials by registry host. Hosts not listed are accessed anonymously.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

@@ -177,6 +177,9 @@ func (m renderedInstallationModel) installation(ctx context.Context) (installati
 	return installationModel{
 		Name: m.Name, Namespace: m.Namespace, Blueprint: m.Blueprint, ComponentDescriptor: m.ComponentDescriptor,
 		Imports: imports, ImportDataMappings: m.ImportDataMappings, ExportDataMappings: types.DynamicNull(),
+		// No Landscaper Context, not even the namespace's default one:
+		// rendering here never contacts a cluster.
+		Context: types.StringValue(""),
 	}, err
 }
 

@@ -35,6 +35,20 @@ func (p *Pool) Trusted(kubeconfig string) bool {
 	return p.trusted[sha256.Sum256([]byte(kubeconfig))]
 }
 
+// explanation is where an untrusted kubeconfig came from and how to
+// trust it, for the refusal; the zero value names a blueprint.
+type explanation struct{ origin, remedy string }
+
+// Explain tells the pool where a kubeconfig it was not told to trust came
+// from (origin: "Target ns/x was read from the host cluster") and how the
+// user may trust it (remedy), for the error that refuses what it uses.
+// Neither may contain the kubeconfig.
+func (p *Pool) Explain(kubeconfig, origin, remedy string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.explained[sha256.Sum256([]byte(kubeconfig))] = explanation{origin: origin, remedy: remedy}
+}
+
 // WithUntrustedCredentials lets kubeconfigs that did not come from the
 // user's configuration use exec, auth providers, files and proxies (the
 // provider's allow_exec_in_blueprint_targets).
@@ -44,7 +58,7 @@ func WithUntrustedCredentials(allow bool) Option {
 
 // checkUntrusted lists what an untrusted kubeconfig may not use. The
 // message names fields and entries, never values.
-func checkUntrusted(cfg *clientcmdapi.Config) error {
+func checkUntrusted(cfg *clientcmdapi.Config, why explanation) error {
 	var refused []string
 	add := func(what, name string) { refused = append(refused, fmt.Sprintf("%s (%s)", what, name)) }
 	for name, u := range cfg.AuthInfos {
@@ -82,8 +96,11 @@ func checkUntrusted(cfg *clientcmdapi.Config) error {
 		return nil
 	}
 	sort.Strings(refused)
-	return fmt.Errorf("the kubeconfig did not come from your configuration (a blueprint exported or built it) and uses %s, "+
-		"which could run programs or read files on this machine; only inline credentials are allowed here "+
-		"(set allow_exec_in_blueprint_targets = true in the provider block to trust blueprint targets)",
-		strings.Join(refused, ", "))
+	if why.origin == "" {
+		why = explanation{origin: "a blueprint exported or built it",
+			remedy: "set allow_exec_in_blueprint_targets = true in the provider block to trust blueprint targets"}
+	}
+	return fmt.Errorf("the kubeconfig did not come from your configuration (%s) and uses %s, "+
+		"which could run programs or read files on this machine; only inline credentials are allowed here (%s)",
+		why.origin, strings.Join(refused, ", "), why.remedy)
 }

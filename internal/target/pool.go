@@ -50,6 +50,8 @@ type Pool struct {
 	// its config as given (Clients).
 	byConfig map[string]*Clients
 	trusted  map[[sha256.Size]byte]bool
+	// explained: where an untrusted kubeconfig came from (Explain).
+	explained map[[sha256.Size]byte]explanation
 	// fromProvider and allowedRefs: provider_kubeconfigs.go.
 	fromProvider map[string]string
 	allowedRefs  map[providerRef]bool
@@ -72,7 +74,7 @@ func WithRateLimit(qps float32, burst int) Option {
 
 // NewPool returns an empty pool.
 func NewPool(opts ...Option) *Pool {
-	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, byConfig: map[string]*Clients{}, trusted: map[[sha256.Size]byte]bool{}}
+	p := &Pool{qps: DefaultQPS, burst: DefaultBurst, clients: map[[sha256.Size]byte]*Clients{}, byConfig: map[string]*Clients{}, trusted: map[[sha256.Size]byte]bool{}, explained: map[[sha256.Size]byte]explanation{}}
 	for _, o := range opts {
 		o(p)
 	}
@@ -130,7 +132,7 @@ func (p *Pool) Clients(t *api.Target) (*Clients, error) {
 	defer p.mu.Unlock()
 	c, ok := p.clients[key]
 	if !ok {
-		if c, err = p.build(t.Metadata.Name, kubeconfig, p.trusted[key] || p.allowUntrusted); err != nil {
+		if c, err = p.build(t.Metadata.Name, kubeconfig, p.trusted[key] || p.allowUntrusted, p.explained[key]); err != nil {
 			return nil, err
 		}
 		p.clients[key] = c
@@ -157,12 +159,15 @@ func (p *Pool) kubeconfigOf(t *api.Target) (string, error) {
 		return "", failure.Terminalf("InvalidTarget", "target %q: config is not {\"kubeconfig\": \"<yaml>\"}: %v", t.Metadata.Name, err)
 	}
 	if strings.TrimSpace(cfg.Kubeconfig) == "" {
-		return "", failure.Terminalf("InvalidTarget", "target %q: config.kubeconfig is empty (oidcConfig and selfConfig are not supported)", t.Metadata.Name)
+		if err := api.UnsupportedClusterConfig(*t); err != nil {
+			return "", failure.NewTerminal("UnsupportedTarget", err)
+		}
+		return "", failure.Terminalf("InvalidTarget", "target %q: config.kubeconfig is empty", t.Metadata.Name)
 	}
 	return cfg.Kubeconfig, nil
 }
 
-func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, error) {
+func (p *Pool) build(targetName, kubeconfig string, trusted bool, why explanation) (*Clients, error) {
 	invalid := func(what string, err error) error {
 		return failure.Terminalf("InvalidKubeconfig", "target %q: %s: %s", targetName, what, redact.Kubeconfig(err, kubeconfig))
 	}
@@ -171,7 +176,7 @@ func (p *Pool) build(targetName, kubeconfig string, trusted bool) (*Clients, err
 		return nil, invalid("kubeconfig cannot be parsed", err)
 	}
 	if !trusted {
-		if err := checkUntrusted(raw); err != nil {
+		if err := checkUntrusted(raw, why); err != nil {
 			return nil, failure.Terminalf("UntrustedKubeconfig", "target %q: %v", targetName, err)
 		}
 	}

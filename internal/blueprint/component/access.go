@@ -69,8 +69,19 @@ func (c *Component) Fetch(ctx context.Context, res Resource) (Blob, error) {
 	if err == nil {
 		err = verifyResourceDigest(res.Digest, b.Data, artifactDigest)
 	}
+	which := fmt.Sprintf("component %s:%s resource %q", c.Descriptor.Component.Name, c.Descriptor.Component.Version, res.Name)
+	if u := (*unverifiableError)(nil); errors.As(err, &u) {
+		u.which = which
+		if c.registry != nil && c.registry.AllowUnverifiedDigests {
+			if c.registry.Client != nil {
+				c.registry.Client.Warn(u.warning())
+			}
+			return b, nil
+		}
+		return Blob{}, u
+	}
 	if err != nil {
-		return Blob{}, fmt.Errorf("component %s:%s resource %q: %w", c.Descriptor.Component.Name, c.Descriptor.Component.Version, res.Name, err)
+		return Blob{}, fmt.Errorf("%s: %w", which, err)
 	}
 	return b, nil
 }
@@ -198,40 +209,56 @@ func (c *Component) ociBlob(ctx context.Context, a remoteAccess) (Blob, string, 
 }
 
 // verifyResourceDigest checks content against the digest a resource
-// declares (OCM's digest spec). Unknown normalisations are not checked.
+// declares (OCM's digest spec). A digest that cannot be checked fails
+// closed, as a reference's does (unverifiableError): one of another hash
+// or normalisation, one that is not a digest spec, and an
+// ociArtifactDigest of content that was not read as an OCI artifact. A
+// resource without a digest, or marked as excluded from signatures,
+// declares nothing to check.
 func verifyResourceDigest(raw json.RawMessage, data []byte, artifactDigest string) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	var spec struct {
-		HashAlgorithm          string `json:"hashAlgorithm"`
-		NormalisationAlgorithm string `json:"normalisationAlgorithm"`
-		Value                  string `json:"value"`
+	unverifiable := func(why string, args ...any) error {
+		return &unverifiableError{which: "resource digest", why: fmt.Sprintf(why, args...)}
 	}
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return nil //nolint:nilerr // a digest spec this reader cannot parse is not checked, as with an unknown algorithm
+	var spec digestSpec
+	if err := json.Unmarshal(raw, &spec); err != nil || !spec.complete() {
+		return unverifiable("the digest is not an object of hashAlgorithm, normalisationAlgorithm and value")
 	}
-	if !strings.EqualFold(strings.ReplaceAll(spec.HashAlgorithm, "-", ""), "sha256") {
+	if spec.NormalisationAlgorithm == excludeFromSignature && spec.HashAlgorithm == noDigest && spec.Value == noDigest {
 		return nil
+	}
+	if !spec.isSHA256() {
+		return unverifiable("it is %s; only SHA-256 is computed", spec.HashAlgorithm)
 	}
 	var got string
 	switch spec.NormalisationAlgorithm {
-	case "genericBlobDigest/v1":
+	case normalisationGenericBlobV1:
 		sum := sha256.Sum256(data)
 		got = hex.EncodeToString(sum[:])
-	case "ociArtifactDigest/v1":
+	case normalisationOCIArtifactV1:
 		if artifactDigest == "" {
-			return nil
+			return unverifiable("it is %s, but the content was not read as an OCI artifact, whose manifest digest that is", spec.NormalisationAlgorithm)
 		}
 		got = strings.TrimPrefix(artifactDigest, "sha256:")
 	default:
-		return nil
+		return unverifiable("it is over %s; only %s and %s are computed", spec.NormalisationAlgorithm, normalisationGenericBlobV1, normalisationOCIArtifactV1)
 	}
-	if got != spec.Value {
+	if !strings.EqualFold(got, spec.Value) {
 		return fmt.Errorf("digest mismatch: the descriptor declares sha256 %s, the content has %s", spec.Value, got)
 	}
 	return nil
 }
+
+// Normalisations of a resource's digest this package computes, and OCM's
+// marks of a resource whose content is excluded from signatures.
+const (
+	normalisationGenericBlobV1 = "genericBlobDigest/v1"
+	normalisationOCIArtifactV1 = "ociArtifactDigest/v1"
+	excludeFromSignature       = "EXCLUDE-FROM-SIGNATURE"
+	noDigest                   = "NO-DIGEST"
+)
 
 // text returns a blob as templates and schema loaders read it: a gzipped
 // JSON document (e.g. a jsonschema layer "+gzip") decompressed.

@@ -45,8 +45,7 @@ func FromArchive(archive fs.FS) (*Component, error) {
 	if err != nil {
 		return nil, fmt.Errorf("component archive %s: %w", descriptorFile, err)
 	}
-	c.Archive = archive
-	for _, r := range c.Referenced {
+	for _, r := range c.Tree() {
 		r.Archive = archive
 	}
 	return c, nil
@@ -54,7 +53,9 @@ func FromArchive(archive fs.FS) (*Component, error) {
 
 // FromInline reads a descriptor given as YAML or JSON text. Further YAML
 // documents (separated by "---") are descriptors of referenced components,
-// so getComponent and cd://componentReferences/… work without a registry.
+// as are the descriptors component references hold in their
+// InlineDescriptorLabel (Landscaper's nested inline descriptors), so
+// getComponent and cd://componentReferences/… work without a registry.
 func FromInline(data []byte) (*Component, error) {
 	var root *Component
 	for i, doc := range documentSeparator.Split(string(data), -1) {
@@ -66,6 +67,9 @@ func FromInline(data []byte) (*Component, error) {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
 		}
 		c := &Component{Descriptor: d, Generic: generic}
+		if err := c.expandNested(0); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		}
 		if root == nil {
 			root = c
 			continue

@@ -23,6 +23,14 @@ type Component struct {
 	// Definition is how the installation referenced the descriptor
 	// (`componentDescriptorDef`), e.g. {"inline": {...}}.
 	Definition map[string]any
+	// referencesInOrder says Referenced[i] is the component of the i-th
+	// component reference (a tree read from a registry), which, with
+	// Overwrites, may be another version than the reference names.
+	referencesInOrder bool
+	// NestedInline says the descriptor came from the
+	// InlineDescriptorLabel of a component reference: an installation
+	// whose blueprint it holds gets it inline, as in Landscaper.
+	NestedInline bool
 
 	// registry reads resources that live in OCI registries; nil when
 	// only local blobs can be read.

@@ -98,7 +98,7 @@ func (c *Component) SelectComponents(cd map[string]any, sel Selector) ([]map[str
 		}
 		name, _ := ref["componentName"].(string)
 		version, _ := ref["version"].(string)
-		found := c.find(name, version)
+		found := c.referenced(cd, identityOf(ref), name, version)
 		if found == nil {
 			return nil, fmt.Errorf("referenced component %s:%s is not available locally", name, version)
 		}
@@ -108,6 +108,39 @@ func (c *Component) SelectComponents(cd map[string]any, sel Selector) ([]map[str
 		return nil, fmt.Errorf("no component reference matches %v", map[string]string(sel))
 	}
 	return out, nil
+}
+
+// referencedAt is the component of owner's i-th reference when the tree
+// records it in order (read from a registry, overwrites applied); nil
+// otherwise.
+func (c *Component) referencedAt(i int) *Component {
+	if c == nil || !c.referencesInOrder || i >= len(c.Referenced) {
+		return nil
+	}
+	return c.Referenced[i]
+}
+
+// referenced resolves a reference (by its identity id, naming
+// name:version) of the generic descriptor cd: through the order of the
+// tree's component that cd describes (read from a registry, overwrites
+// applied), else by name and version.
+func (c *Component) referenced(cd map[string]any, id map[string]string, name, version string) *Component {
+	comp, _ := cd["component"].(map[string]any)
+	cdName, _ := comp["name"].(string)
+	cdVersion, _ := comp["version"].(string)
+	for _, x := range c.Tree() {
+		if !x.referencesInOrder || x.Descriptor.Component.Name != cdName || x.Descriptor.Component.Version != cdVersion {
+			continue
+		}
+		for i, r := range x.Descriptor.Component.ComponentReferences {
+			if rid := referenceIdentity(r); Selector(id).matches(rid) && len(id) == len(rid) {
+				if found := x.referencedAt(i); found != nil {
+					return found
+				}
+			}
+		}
+	}
+	return c.find(name, version)
 }
 
 // find returns the locally known component with this name and version.
@@ -170,9 +203,12 @@ func (c *Component) ResolveReference(ref string) (ResourceRef, error) {
 	owner := c
 	for _, step := range path {
 		var next *Component
-		for _, r := range owner.Descriptor.Component.ComponentReferences {
+		for i, r := range owner.Descriptor.Component.ComponentReferences {
 			if step.matches(referenceIdentity(r)) {
-				next = c.find(r.ComponentName, r.Version)
+				next = owner.referencedAt(i)
+				if next == nil {
+					next = c.find(r.ComponentName, r.Version)
+				}
 				if next == nil {
 					return ResourceRef{}, fmt.Errorf("referenced component %s:%s is not available locally", r.ComponentName, r.Version)
 				}

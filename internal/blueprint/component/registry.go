@@ -38,6 +38,10 @@ type Registry struct {
 	// reader cannot verify (verifyReference), with a warning, instead of
 	// failing: the provider's registry.allow_unverified_digests.
 	AllowUnverifiedDigests bool
+	// Overwrites substitute component versions for the references of
+	// every component read (Landscaper's ComponentVersionOverwrites, from
+	// the installation's Context); Overwritten applies them to a root.
+	Overwrites Overwrites
 
 	mu     sync.Mutex
 	loaded map[string]*loadResult
@@ -98,6 +102,19 @@ type edge struct {
 	owner *Component
 	index int
 	ref   VersionRef
+	// overwritten: an overwrite substituted ref, so the digest the
+	// reference declares is not the substitute's.
+	overwritten bool
+}
+
+// Overwritten is ref with r's Overwrites applied: the component version
+// an installation naming ref gets.
+func (r *Registry) Overwritten(ref VersionRef) VersionRef {
+	if r == nil {
+		return ref
+	}
+	out, _ := r.Overwrites.Apply(ref)
+	return out
 }
 
 // LoadPinned is Load with the digests of an earlier command.
@@ -116,8 +133,10 @@ func (r *Registry) LoadPinned(ctx context.Context, ref VersionRef, pins Pins) (*
 				return nil, fmt.Errorf("component %s: its references are nested more than %d levels below %s", c.key(), maxTreeDepth, ref)
 			}
 			c.Referenced = make([]*Component, len(refs))
+			c.referencesInOrder = true
 			for i, cr := range refs {
-				edges = append(edges, edge{c, i, VersionRef{Context: ref.Context, Name: cr.ComponentName, Version: cr.Version}})
+				to, overwritten := r.Overwrites.Apply(VersionRef{Context: ref.Context, Name: cr.ComponentName, Version: cr.Version})
+				edges = append(edges, edge{c, i, to, overwritten})
 			}
 		}
 		var todo []int // the edges whose version this level reads
@@ -192,6 +211,9 @@ func (r *Registry) verifyEdges(edges []edge, byKey map[string]*Component) error 
 	for i, e := range edges {
 		child := byKey[e.ref.String()]
 		e.owner.Referenced[e.index] = child
+		if e.overwritten {
+			continue
+		}
 		errs[i] = verifyReference(e.owner, e.index, child.oci.descriptor)
 		if u := (*unverifiableError)(nil); errors.As(errs[i], &u) && r.AllowUnverifiedDigests {
 			r.Client.Warn(u.warning())

@@ -40,11 +40,11 @@ func TestAdopt_LandscaperRelease(t *testing.T) {
 	}
 	before := storageVersion()
 
-	status, err := d.Adopt(ctx, item, deployer.Landscaped{DeployItem: "di-helm", ProviderStatus: []byte(`{"managedResources":[]}`)})
+	status, err := d.Adopt(ctx, item, deployer.Landscaped{DeployItem: "di-helm", ProviderStatus: []byte(`{"managedResources":[]}`), Config: item.Config})
 	if err != nil {
 		t.Fatalf("Adopt: %v", err)
 	}
-	if !strings.Contains(string(status), `"release":{"name":"from-landscaper","namespace":"`+ns+`","revision":1}`) {
+	if !strings.Contains(string(status), `"release":{"name":"from-landscaper","namespace":"`+ns+`","revision":1,"firstDeployed":"`) {
 		t.Fatalf("adopted status %s does not record revision 1 of the release", status)
 	}
 	item.ProviderStatus = status
@@ -59,11 +59,11 @@ func TestAdopt_LandscaperRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := helmItem(t, "root/third", helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": "other-item"}))
-	if _, err := d.Adopt(ctx, other, deployer.Landscaped{DeployItem: "di-x"}); err == nil || !strings.Contains(err.Error(), "belongs to another deploy item") {
+	if _, err := d.Adopt(ctx, other, deployer.Landscaped{DeployItem: "di-x", Config: other.Config}); err == nil || !strings.Contains(err.Error(), "belongs to another deploy item") {
 		t.Errorf("Adopt of another item's release: err = %v, want it refused", err)
 	}
 	missing := helmItem(t, "root/missing", helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": "never-installed"}))
-	if _, err := d.Adopt(ctx, missing, deployer.Landscaped{DeployItem: "di-y"}); err == nil || !strings.Contains(err.Error(), "release "+ns+"/never-installed, which Landscaper's DeployItem di-y installed, does not exist") {
+	if _, err := d.Adopt(ctx, missing, deployer.Landscaped{DeployItem: "di-y", Config: missing.Config}); err == nil || !strings.Contains(err.Error(), "release "+ns+"/never-installed, which Landscaper's DeployItem di-y installed, does not exist") {
 		t.Errorf("Adopt of a missing release: err = %v", err)
 	}
 

@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -59,9 +58,9 @@ func chartBytes(ctx context.Context, c Chart, resources Resources) ([]byte, erro
 		}
 		return b, nil
 	case c.Archive != nil:
-		return download(ctx, c.Archive.Remote.URL)
+		return get(ctx, c.Archive.Remote.URL, resources)
 	case c.HelmChartRepo != nil:
-		return fromRepo(ctx, *c.HelmChartRepo)
+		return fromRepo(ctx, *c.HelmChartRepo, resources)
 	case resources != nil:
 		return resources.OCIChart(ctx, c.Ref)
 	default:
@@ -121,37 +120,12 @@ func localChart(files fs.FS, p string) (*chart.Chart, string, error) {
 	return ch, hex.EncodeToString(digest.Sum(nil)), nil
 }
 
-func download(ctx context.Context, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, failure.Terminalf("InvalidChart", "chart URL %q: %v", u, err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, failure.Terminalf("ChartNotFound", "downloading %s: %s", u, resp.Status)
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("downloading %s: %s", u, resp.Status)
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxChartSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("downloading %s: %w", u, err)
-	}
-	if len(b) > maxChartSize {
-		return nil, failure.Terminalf("InvalidChart", "%s is larger than %d bytes", u, maxChartSize)
-	}
-	return b, nil
-}
-
 // fromRepo resolves name and version in the repository's index.yaml and
-// downloads the chart (relative chart URLs are relative to the repository).
-func fromRepo(ctx context.Context, r HelmChartRepo) ([]byte, error) {
+// downloads the chart (relative chart URLs are relative to the
+// repository), both with the credentials resources give for their URLs.
+func fromRepo(ctx context.Context, r HelmChartRepo, resources Resources) ([]byte, error) {
 	base := strings.TrimSuffix(r.URL, "/") + "/"
-	raw, err := download(ctx, base+"index.yaml")
+	raw, err := get(ctx, base+"index.yaml", resources)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +143,7 @@ func fromRepo(ctx context.Context, r HelmChartRepo) ([]byte, error) {
 		return nil, failure.Terminalf("InvalidChartRepo", "chart %s: url %q: %v", r.Name, cv.URLs[0], err)
 	}
 	baseURL, _ := url.Parse(base)
-	return download(ctx, baseURL.ResolveReference(chartURL).String())
+	return get(ctx, baseURL.ResolveReference(chartURL).String(), resources)
 }
 
 // loopbackHost says whether host (with an optional port) is exactly

@@ -39,6 +39,15 @@ func (d *Deployer) WithResources(r Resources) *Deployer {
 	return d
 }
 
+// Using returns a copy of the deployer that reads charts through r (one
+// installation's credentials, say). The copy shares the clients and the
+// release locks of d.
+func (d *Deployer) Using(r Resources) *Deployer {
+	c := *d
+	c.resources = r
+	return &c
+}
+
 // resourceChart returns the chart archive a component resource holds.
 func resourceChart(ctx context.Context, c Chart, r Resources) ([]byte, error) {
 	if r == nil {

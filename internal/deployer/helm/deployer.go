@@ -21,8 +21,10 @@ import (
 
 // Deployer applies helm deploy items.
 type Deployer struct {
-	pool  *target.Pool
-	locks releaseLocks
+	pool *target.Pool
+	// locks are shared by every copy (Using), so that the installations
+	// of one command never race on a release.
+	locks *releaseLocks
 	// resources reads charts of component resources; nil rejects them.
 	resources Resources
 }
@@ -30,7 +32,7 @@ type Deployer struct {
 var _ deployer.Deployer = (*Deployer)(nil)
 
 // New returns a helm deployer that takes its clients from pool.
-func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool} }
+func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool, locks: &releaseLocks{}} }
 
 // Apply implements deployer.Deployer.
 func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
@@ -95,7 +97,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 		fallback = defaultActionTimeout
 	}
 	key := cfg.Namespace + "/" + cfg.Name
-	rel, err := runLocked(ctx, &d.locks, key, func() (*release.Release, error) {
+	rel, err := runLocked(ctx, d.locks, key, func() (*release.Release, error) {
 		last, err := r.last()
 		if err != nil {
 			return nil, err
@@ -120,7 +122,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 		return status, err
 	}
 	status.ManagedResources = managedOf(objs)
-	status.Release.Revision = rel.Version
+	status.Release.Revision, status.Release.FirstDeployed = rel.Version, firstDeployedOf(rel)
 	status.Hash = hash
 	return status, session.WaitReady(ctx, objs, cfg.ReadinessChecks, nil)
 }
@@ -250,13 +252,16 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	}
 	// Helm would wait for the objects by re-reading them every 2 s; the
 	// session follows them with watches instead, outside the release lock.
-	deleted, err := runLocked(ctx, &d.locks, rel.Namespace+"/"+rel.Name, func() ([]*manifest.Desired, error) {
+	deleted, err := runLocked(ctx, d.locks, rel.Namespace+"/"+rel.Name, func() ([]*manifest.Desired, error) {
 		last, err := r.last()
 		if err != nil || last == nil {
 			return nil, err
 		}
 		if !r.owner.mayUninstall(last) {
-			return nil, nil // not this item's (any more): never uninstalled
+			// Never uninstalled: not this item's (any more). That is
+			// only an error when this item deployed (or adopted) a
+			// release of that name: then it is left behind.
+			return nil, r.owner.leftBehind(last, rel.Revision)
 		}
 		objs, err := r.deletedByUninstall()
 		if err != nil {

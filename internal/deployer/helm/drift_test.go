@@ -41,3 +41,42 @@ func TestDrift_DeletedReleaseObject(t *testing.T) {
 		t.Fatal("Apply did not recreate the deleted object")
 	}
 }
+
+// TestDrift_BlockScalarEndingADocument: a document that ends in a block
+// scalar (`data: {x: |…}`) keeps the scalar's final line break in the
+// cluster, as Helm applies the whole stream; the release manifest read
+// back must keep it too. Before, each document was trimmed: every drift
+// check reported such a release drifted (Landscaper's releases of the
+// recorded landscape too), and every apply upgraded it again. For a
+// rendered chart (helmDeployment false) the object applied keeps it, as
+// Landscaper's Helm deployer applies it.
+func TestDrift_BlockScalarEndingADocument(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	d := helm.New(target.NewPool())
+	ch := testChart(t, nil, map[string]string{"cm.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
+data:
+  config.yaml: |
+    interval: 15s
+    targets:
+    - a
+`})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, asRelease := range []bool{true, false} {
+		name := map[bool]string{true: "release", false: "rendered"}[asRelease]
+		item := helmItem(t, "block-"+name, helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": name, "helmDeployment": asRelease}))
+		res, err := d.Apply(ctx, item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newClusterReader(t).configMapData(t, ns, name)["config.yaml"]; got != "interval: 15s\ntargets:\n- a\n" {
+			t.Errorf("%s: the ConfigMap holds %q", name, got)
+		}
+		item.ProviderStatus = res.ProviderStatus
+		if report, err := d.Drift(ctx, item); err != nil || report.Drifted {
+			t.Errorf("%s: Drift = %+v, %v; want nothing drifted", name, report, err)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package helm
 
 import (
 	"bytes"
+	"fmt"
+	"time"
 
 	"helm.sh/helm/v3/pkg/postrender"
 	"helm.sh/helm/v3/pkg/release"
@@ -21,17 +23,43 @@ type releaseOwner struct {
 	instance string // deployer.Item.Instance; "" skips the instance check
 	partOf   string // deployer.Item.PartOf, stamped on the release's objects
 	// recorded is the revision this item's provider status records (0:
-	// none). A release without labels at exactly that revision was
-	// installed by this item before releases were labeled.
-	recorded int
+	// none), firstDeployed the release's first deployment it records
+	// ("": none). Both say which release this item deployed or adopted
+	// when the release has no labels (claim).
+	recorded      int
+	firstDeployed string
+	rebuilt       bool // the provider status was rebuilt from the inventory: its record proves nothing
 }
 
 func ownerOf(item deployer.Item, prev ProviderStatus) releaseOwner {
-	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf}
-	if prev.Release != nil {
-		o.recorded = prev.Release.Revision
+	o := releaseOwner{item: deployer.OwnerValue(item.ID), itemID: item.ID, instance: item.Instance, partOf: item.PartOf, rebuilt: item.Rebuilt}
+	if prev.Release != nil && !item.Rebuilt { // a rebuilt record proves nothing: anyone could have written it
+		o.recorded, o.firstDeployed = prev.Release.Revision, prev.Release.FirstDeployed
 	}
 	return o
+}
+
+// firstDeployedOf is rel's first deployment time as ReleaseRef records it.
+func firstDeployedOf(rel *release.Release) string {
+	if rel.Info == nil || rel.Info.FirstDeployed.IsZero() {
+		return ""
+	}
+	return rel.Info.FirstDeployed.UTC().Format(time.RFC3339Nano)
+}
+
+// recordedRelease reports whether last, a release without this
+// provider's labels, is the one this item's provider status records: the
+// same release line (first deployed at the recorded time, whatever its
+// revision: Landscaper's Helm deployer upgrades an adopted release on
+// each reconcile, and Helm does not keep labels it does not know of
+// before v3.13), or — for a status that predates that record — exactly
+// the recorded revision, which this item installed before releases were
+// labeled.
+func (o releaseOwner) recordedRelease(last *release.Release) bool {
+	if o.firstDeployed != "" {
+		return firstDeployedOf(last) == o.firstDeployed
+	}
+	return o.recorded != 0 && last.Version == o.recorded
 }
 
 // labels are the release labels an install or upgrade sets.
@@ -45,29 +73,76 @@ func (o releaseOwner) labels() map[string]string {
 
 // claim decides whether an existing release may be upgraded (or, when an
 // install was interrupted, reinstalled) by this item. A release of
-// another deploy item, or one that Landscaper did not install (a person's
-// `helm install`, another tool), is refused: it is never changed.
+// another deploy item, or one that neither this item nor the Landscaper
+// DeployItem it adopted installed (a person's `helm install`, another
+// tool), is refused: it is never changed.
 func (o releaseOwner) claim(last *release.Release) error {
+	why := o.notOwned(last)
+	switch {
+	case why == "":
+		return nil
+	case last.Labels[deployer.OwnerLabel] != "":
+		return failure.Terminalf("ReleaseNotOwned", "release %s/%s already exists and %s; it is left untouched: choose another release name",
+			last.Namespace, last.Name, why)
+	}
+	return failure.Terminalf("ReleaseNotOwned", "release %s/%s already exists and %s; it is left untouched: uninstall it or choose another release name",
+		last.Namespace, last.Name, why)
+}
+
+// notOwned says why last is not this item's release, "" when it is.
+func (o releaseOwner) notOwned(last *release.Release) string {
 	switch owner := last.Labels[deployer.OwnerLabel]; {
 	case owner == o.item:
-		return nil // ours; a newer instance adopts it by relabeling
-	case owner == "" && o.recorded != 0 && last.Version == o.recorded:
-		return nil // installed by this item before releases were labeled
+		return "" // ours; a newer instance adopts it by relabeling
+	case owner == "" && o.recordedRelease(last):
+		return "" // adopted from Landscaper, or installed before releases were labeled
+	case owner == "" && o.recorded != 0:
+		return fmt.Sprintf("is not the release deploy item %q recorded (revision %d%s): it has no %s label and is at revision %d, first deployed %s, "+
+			"so someone else installed (or upgraded) it", o.itemID, o.recorded, firstDeployedNote(o.firstDeployed), deployer.OwnerLabel, last.Version, firstDeployedOf(last))
 	case owner == "":
-		return failure.Terminalf("ReleaseNotOwned",
-			"release %s/%s already exists and was not installed by deploy item %q (it has no %s label); it is left untouched: uninstall it or choose another release name",
-			last.Namespace, last.Name, o.itemID, deployer.OwnerLabel)
+		return fmt.Sprintf("was not installed by deploy item %q (it has no %s label)", o.itemID, deployer.OwnerLabel)
 	default:
-		return failure.Terminalf("ReleaseNotOwned",
-			"release %s/%s already exists and belongs to another deploy item (%s=%s); it is left untouched: choose another release name",
-			last.Namespace, last.Name, deployer.OwnerLabel, owner)
+		return fmt.Sprintf("belongs to another deploy item (%s=%s)", deployer.OwnerLabel, owner)
 	}
+}
+
+func firstDeployedNote(t string) string {
+	if t == "" {
+		return ""
+	}
+	return ", first deployed " + t
 }
 
 // mayUninstall reports whether Delete may uninstall last: a release this
 // item may claim that no newer instance has adopted.
 func (o releaseOwner) mayUninstall(last *release.Release) bool {
 	return o.claim(last) == nil && !deployer.AdoptedBy(last.Labels[deployer.InstanceLabel], o.instance)
+}
+
+// leftBehind is Delete's verdict on last, a release of this item's name
+// it may not uninstall: nothing when this item never recorded a revision
+// of it (its install was refused: the release was never its own) or a
+// newer instance of the item adopted it (create_before_destroy); else an
+// error, so that a destroy that leaves a release this item deployed never
+// succeeds silently.
+func (o releaseOwner) leftBehind(last *release.Release, recorded int) error {
+	if recorded == 0 || deployer.AdoptedBy(last.Labels[deployer.InstanceLabel], o.instance) {
+		return nil
+	}
+	why := o.notOwned(last)
+	if why == "" {
+		return nil
+	}
+	claimed := "which deploy item %q deployed or adopted (revision %d)"
+	if o.rebuilt {
+		// Reported, not acted on: the record may be planted, and may as
+		// well be this item's own after a lost state.
+		claimed = "which the inventory records for deploy item %q (revision %d; a record rebuilt from the inventory does not prove it)"
+	}
+	return failure.Terminalf("ReleaseLeftBehind",
+		"release %s/%s, "+claimed+", was not uninstalled: it %s. Uninstall it yourself "+
+			"(helm uninstall) and destroy again, or remove the installation from the state to leave it",
+		last.Namespace, last.Name, o.itemID, recorded, why)
 }
 
 // holds reports whether last already carries exactly this owner's labels,

@@ -1,8 +1,10 @@
 package helm
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
-	"sort"
+	"io"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/action"
@@ -12,6 +14,7 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
@@ -150,24 +153,29 @@ func capabilities(c *target.Clients) (*chartutil.Capabilities, error) {
 }
 
 // parseManifest splits a multi-document YAML stream into objects, in
-// stream order, skipping empty documents.
+// stream order, skipping empty documents. Each document keeps the line
+// break before the next separator, as Helm's and Landscaper's decoders
+// of a whole stream do (releaseutil.SplitManifests trims it, which takes
+// the final line break off a block scalar that ends a document: the
+// object would differ from the one the cluster holds).
 func parseManifest(stream string) ([]*unstructured.Unstructured, error) {
-	split := releaseutil.SplitManifests(stream)
-	keys := make([]string, 0, len(split))
-	for k := range split {
-		keys = append(keys, k)
-	}
-	sort.Sort(releaseutil.BySplitManifestsOrder(keys))
+	r := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(stream)))
 	var out []*unstructured.Unstructured
-	for _, k := range keys {
+	for {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendered document %d is not YAML: %w", len(out)+1, err))
+		}
 		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(split[k]), &obj); err != nil {
-			return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendered document %d is not YAML: %w", len(out), err))
+		if err := yaml.Unmarshal(doc, &obj); err != nil {
+			return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendered document %d is not YAML: %w", len(out)+1, err))
 		}
 		if len(obj) == 0 {
 			continue
 		}
 		out = append(out, &unstructured.Unstructured{Object: obj})
 	}
-	return out, nil
 }

@@ -30,6 +30,13 @@ type ReleaseRef struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace"`
 	Revision  int    `json:"revision,omitempty"`
+	// FirstDeployed is when the release was first installed (RFC 3339,
+	// nanoseconds; "" for statuses written before it was recorded). Helm
+	// copies it into every later revision, whoever upgrades the release,
+	// while a release installed again — by hand, or after an uninstall —
+	// gets a new one: it tells this item's release from another of the
+	// same name when the release has no labels (releaseOwner.claim).
+	FirstDeployed string `json:"firstDeployed,omitempty"`
 }
 
 func decodeStatus(raw json.RawMessage) (ProviderStatus, error) {

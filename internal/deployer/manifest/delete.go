@@ -27,10 +27,15 @@ var defaultDeletionGroups = []DeletionGroup{
 }
 
 // Delete removes the managed resources group by group, waiting until each
-// group is gone. Objects with policy keep or ignore stay; under fallback
-// only objects still labeled by this item are deleted. It returns the
-// managed resources that still exist.
+// group is gone. Objects with policy keep or ignore stay, and so does
+// every object this item does not own (owns). It returns the managed
+// resources that still exist. For an item rebuilt from the inventory the
+// deletion groups' deleteAllResources is not followed: that
+// configuration came from the inventory too.
 func (s *Session) Delete(ctx context.Context, managed []ManagedResource, groups []DeletionGroup) ([]ManagedResource, error) {
+	if s.rebuilt {
+		groups = withoutDeleteAll(groups)
+	}
 	status := &lockedStatus{set: newStatusSet(managed)}
 	err := s.deleteManaged(ctx, managed, groups, status)
 	return status.list(), err
@@ -124,7 +129,7 @@ func (s *Session) listAll(ctx context.Context, types []ResourceType) ([]ManagedR
 		for i := range list.Items {
 			r := refOf(&list.Items[i])
 			if (len(rt.Names) == 0 || slices.Contains(rt.Names, r.Name)) && (len(rt.Namespaces) == 0 || slices.Contains(rt.Namespaces, r.Namespace)) {
-				out = append(out, ManagedResource{Resource: r, Policy: PolicyManage})
+				out = append(out, ManagedResource{Resource: r, Policy: PolicyManage, anyOwner: true})
 			}
 		}
 	}
@@ -258,15 +263,8 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 // of live's UID and always waits.
 func (s *Session) deleteLive(ctx context.Context, client dynamic.ResourceInterface, r ManagedResource, live *unstructured.Unstructured, force, exact bool) (*ObjectRef, error) {
 	ref := r.Resource
-	if s.adoptedElsewhere(live) {
-		return nil, nil // a newer instance took it over: its to delete
-	}
-	owner := live.GetLabels()[deployer.OwnerLabel]
-	if r.Policy == PolicyFallback && owner != s.owner && !adoptedFromLandscaper(live, r) {
-		return nil, nil // another item's object, never ours to delete
-	}
-	if ref.UID != "" && string(live.GetUID()) != ref.UID && owner != s.owner {
-		return nil, nil // recreated by someone else since we recorded it
+	if !s.owns(live, r) {
+		return nil, nil // not (or no longer) this item's: never deleted
 	}
 	if exact {
 		for _, patch := range deletePatches(r, force) {
@@ -364,4 +362,33 @@ func (s *Session) ownedUnrecorded(ctx context.Context, configured []*Desired, pr
 		}
 	}
 	return out, nil
+}
+
+// owns reports whether live, which r records, is this item's to delete:
+// no newer instance has taken it over, and it carries the item's owner
+// label — whatever the policy: a recorded resource is a claim, the label
+// is the proof — or it is the very object adopted from Landscaper and
+// not applied since (adoptedFromLandscaper; never for a status rebuilt
+// from the inventory, whose UIDs anyone who may write there could have
+// copied), or the item's deleteAllResources chose it.
+func (s *Session) owns(live *unstructured.Unstructured, r ManagedResource) bool {
+	if s.adoptedElsewhere(live) {
+		return false
+	}
+	return r.anyOwner || live.GetLabels()[deployer.OwnerLabel] == s.owner || (!s.rebuilt && adoptedFromLandscaper(live, r))
+}
+
+// withoutDeleteAll is groups with no custom group deleting all resources
+// of its types.
+func withoutDeleteAll(groups []DeletionGroup) []DeletionGroup {
+	out := make([]DeletionGroup, 0, len(groups))
+	for _, g := range groups {
+		if c := g.CustomResourceGroup; c != nil && c.DeleteAllResources {
+			copied := *c
+			copied.DeleteAllResources = false
+			g.CustomResourceGroup = &copied
+		}
+		out = append(out, g)
+	}
+	return out
 }

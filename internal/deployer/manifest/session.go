@@ -24,7 +24,10 @@ type Session struct {
 	// instance is the owning installation instance; "" skips the checks.
 	instance string
 	// partOf is the ApplySet ID objects are labeled with; "" none.
-	partOf  string
+	partOf string
+	// rebuilt: the recorded resources come from the inventory
+	// (deployer.Item.Rebuilt), so only labels decide what is ours.
+	rebuilt bool
 	manager string
 	// namespace is given to namespaced objects that name none.
 	namespace string
@@ -47,9 +50,10 @@ func (s *Session) WithDefaultNamespace(namespace string) *Session {
 
 // WithOwner makes the session stamp the item's instance and ApplySet on
 // what it applies, and leave objects that another instance has adopted
-// when it deletes.
+// when it deletes; for an item whose status was rebuilt from the
+// inventory, it trusts only the owner label (owns).
 func (s *Session) WithOwner(item deployer.Item) *Session {
-	s.instance, s.partOf = item.Instance, item.PartOf
+	s.instance, s.partOf, s.rebuilt = item.Instance, item.PartOf, item.Rebuilt
 	return s
 }
 

@@ -27,6 +27,10 @@ type ManagedResource struct {
 	PatchBeforeDelete    json.RawMessage   `json:"patchBeforeDelete,omitempty"`
 	// Hash is the hash of the manifest last applied (see Desired.Hash).
 	Hash string `json:"hash,omitempty"`
+	// anyOwner: a deletion group's deleteAllResources chose it, which
+	// deletes every object of its types, whoever owns it (Landscaper's
+	// semantics); never recorded.
+	anyOwner bool
 }
 
 // DecodeStatus reads a ProviderStatus written by EncodeStatus; nil or empty

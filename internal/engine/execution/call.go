@@ -30,7 +30,7 @@ func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapsh
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
 	}
 	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
-		Config: it.Config, Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus, Files: files}}, nil
+		Config: it.Config, Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
 }
 
 // SelectTarget resolves the item's target selector in targets: the target

@@ -28,7 +28,9 @@ func (r *run) applyItem(it *snapshot.DeployItem) outcome {
 		it.Phase, status = api.DeployItemPhaseFailed, dag.Failed
 		it.LastError = snapshot.NewError("Reconcile", err)
 	} else {
-		it.Phase, it.AppliedConfigHash = api.DeployItemPhaseSucceeded, it.ConfigHash
+		// What the deployer returned now is its own account of what it
+		// applied, no longer what an inventory said.
+		it.Phase, it.AppliedConfigHash, it.Rebuilt = api.DeployItemPhaseSucceeded, it.ConfigHash, false
 	}
 	r.j.Log.Info("deploy item finished", "deployItem", it.ID, "phase", string(it.Phase), "duration", time.Since(start).String())
 	return outcome{name: it.Name, item: it, status: status}

@@ -101,7 +101,12 @@ type DeployItem struct {
 	// ProviderStatus records what exists in the target because of this
 	// item; nil when nothing was ever deployed.
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
-	Exports        map[string]any  `json:"exports,omitempty"`
+	// Rebuilt says ProviderStatus and Config were read from the
+	// installation's inventory in a target cluster, not written by a
+	// call of this provider (deployer.Item.Rebuilt); cleared by the
+	// item's next successful apply.
+	Rebuilt bool           `json:"rebuilt,omitempty"`
+	Exports map[string]any `json:"exports,omitempty"`
 	// AppliedConfigHash is the ConfigHash of the last successful apply
 	// (updateOnChangeOnly skips the deployer when it is unchanged); ""
 	// after refresh found the item drifted (MarkDrifted).

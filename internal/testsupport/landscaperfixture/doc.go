@@ -1,17 +1,14 @@
-// Package landscaperfixture puts into a cluster what a running Landscaper
-// leaves behind after it installed one root Installation successfully, so
-// that migration from Landscaper can be tested without Landscaper.
-//
-// Build returns the objects as plain data (no cluster needed; unit tests
-// read them with a fake client). Create puts them into a real cluster:
-// custom resource definitions of this package's own that accept
-// Landscaper's landscaper.gardener.cloud/v1alpha1 kinds, the host objects
-// (Installations, Execution, DeployItems, Targets, DataObjects, a Context,
-// the deploy items' export Secrets) with the status Landscaper's
-// controllers write, and in the target namespace what the deployers
-// deployed: the manifest deployer's ConfigMap and Deployment, labelled
-// with their deploy item, and a Helm release installed with the Helm SDK
-// as Landscaper's Helm deployer installs it.
+// Package landscaperfixture is the project's own imitation, as data, of
+// what a running Landscaper leaves behind after it installed one root
+// Installation successfully, written from Landscaper's sources before
+// there were recordings of its controllers. The migration is tested
+// against those recordings (landscaperrecording; its DIFFERENCES.md says
+// where this imitation differs); this package remains for what a
+// recording cannot show: variants and damaged objects that Landscaper's
+// controllers do not produce (landscaperstate's error variants read
+// Build's objects with a fake client), and the CRDs (EnsureCRDs) that let
+// an API server serve Landscaper's landscaper.gardener.cloud/v1alpha1
+// kinds without Landscaper.
 //
 // The landscape ("shop") is one root Installation with an inline
 // blueprint, a Target import, data imports from DataObjects, an import
@@ -20,6 +17,6 @@
 // and a Helm deploy item that depends on it. The shapes (labels,
 // annotations, owner references, generated names, DataObject naming, the
 // compressed deploy item templates of an Execution, the deployers'
-// providerStatus) follow Landscaper's v1alpha1 API and controllers as of
-// its 2026 sources; the text here is this package's own.
+// providerStatus) follow Landscaper's v1alpha1 API; the text here is this
+// package's own.
 package landscaperfixture

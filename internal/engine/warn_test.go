@@ -1,0 +1,48 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
+)
+
+// warningMock is the mock deployer with a deployer.Warner that warns
+// about every configuration holding "warnMe".
+type warningMock struct{ *mock.Deployer }
+
+func (warningMock) ConfigWarnings(config json.RawMessage) []string {
+	if strings.Contains(string(config), "warnMe") {
+		return []string{"warnMe is ignored"}
+	}
+	return nil
+}
+
+// Engine.Render adds each deployer's warnings about a rendered item's
+// configuration to the tree's warnings, naming the installation, the
+// execution and the item; items without such fields add nothing.
+func TestRender_DeployerWarnings(t *testing.T) {
+	reg := deployer.NewRegistry()
+	reg.Register(mock.Type, warningMock{mock.New()})
+	e := &Engine{Deployers: reg}
+	spec := rootSpec(t, treeBlueprint("", subinstallation("db", `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Blueprint
+deployExecutions:
+- name: main
+  type: GoTemplate
+  template: |
+    deployItems:
+    - {name: quiet, type: landscaper.gardener.cloud/mock, config: {a: 1}}
+    - {name: loud, type: landscaper.gardener.cloud/mock, config: {warnMe: true}}
+`, "prefix", "unused")))
+	tree, err := e.Render(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `installation root/db: deploy execution "main": deploy item "loud": warnMe is ignored`
+	if len(tree.Warnings) != 1 || tree.Warnings[0] != want {
+		t.Fatalf("warnings %q, want [%q]", tree.Warnings, want)
+	}
+}
