@@ -88,3 +88,33 @@ func (r *Registry) Previewer(itemType string) (Previewer, bool) {
 	p, ok := r.byType[itemType].(Previewer)
 	return p, ok
 }
+
+// ServerPreviewer is a Previewer that can also ask the item's cluster
+// (the provider's plan_diff = "server"): what the API server would make
+// of the previewed objects, and what is there now. Both read only: a
+// server-side apply with dryRun=All changes nothing.
+type ServerPreviewer interface {
+	Previewer
+	// DryRun returns objs as the API server would store them after this
+	// deployer applied them: a dry-run server-side apply under the field
+	// manager Apply uses, so fields other managers own stay, defaults and
+	// admission webhooks apply, and drift of the fields the item owns is
+	// repaired. Metadata the server keeps for itself (managedFields,
+	// resourceVersion, uid, timestamps), status and the bookkeeping
+	// labels are dropped. An object the server cannot dry-run on its own
+	// (its namespace or CRD comes with the same apply) comes back as
+	// given, its note saying why. An error means the cluster could not be
+	// asked at all.
+	DryRun(ctx context.Context, item Item, objs []PreviewObject) ([]PreviewObject, error)
+	// Live reads the objects refs name as they are in item's cluster, in
+	// DryRun's form; those that do not exist are left out. An error means
+	// the cluster could not be asked.
+	Live(ctx context.Context, item Item, refs []ObjectRef) ([]PreviewObject, error)
+}
+
+// ServerPreviewer returns the deployer of itemType when it implements
+// ServerPreviewer.
+func (r *Registry) ServerPreviewer(itemType string) (ServerPreviewer, bool) {
+	p, ok := r.byType[itemType].(ServerPreviewer)
+	return p, ok
+}

@@ -5,14 +5,17 @@
 //
 // # Where the text goes (the provider's part)
 //
-// The installation resource gets a computed map attribute, deploy item
-// path → Join(ItemPrefix(path), Renderer.Item(...)): one multi-document
-// string per item, each document headed by "# apiVersion Kind ns/name".
-// One value per item, like deploy_items, because the plugin framework's
-// cost grows with the number of values (tools/bench/RESULTS.md); a new or
-// removed object shows as a block of added or removed lines under its
-// header, a changed one as its changed lines. `terraform show -json`
-// carries the same strings.
+// The installation resource gets a computed string attribute holding one
+// JSON object, deploy item path → Join(ItemPrefix(path), Renderer.Item(...)):
+// one multi-document string per item, each document headed by
+// "# apiVersion Kind ns/name". One string rather than a map because the
+// plugin framework's and the CLI's cost grows with the number of values
+// (a map of 1,000 texts made a no-op plan of 1,000 items cost about a
+// third more CPU; tools/bench/RESULTS.md, "Plan diff"). Terraform and
+// OpenTofu show a JSON string as jsonencode({...}) with only the changed
+// keys, each changed text as a line diff: a new or removed object shows as
+// a block of added or removed lines under its header, a changed one as its
+// changed lines. `terraform show -json` carries the same string.
 //
 // # Where "before" comes from
 //

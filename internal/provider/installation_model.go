@@ -32,6 +32,8 @@ type installationModel struct {
 	ExportObjects          types.String   `tfsdk:"export_objects"`
 	DeployItems            types.Map      `tfsdk:"deploy_items"`
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
+	PlanDiff               types.String   `tfsdk:"plan_diff"`
+	DeployItemObjects      types.String   `tfsdk:"deploy_item_objects"`
 }
 
 type blueprintSourceModel struct {

@@ -65,7 +65,17 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
 		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
 		state.BlueprintDigest.ValueString() == rendered.digest {
-		return // nothing to do: keep every computed value as it is
+		if previewSettled(*state, r.data.planDiffMode(plan)) && plan.PlanDiff.Equal(state.PlanDiff) {
+			return // nothing to do: keep every computed value as it is
+		}
+		// Only plan_diff or deploy_item_objects change (a state from
+		// before the attribute): the job ID stays known, so Update runs
+		// no job.
+		textOnly := *state
+		textOnly.PlanDiff, textOnly.Timeouts = plan.PlanDiff, plan.Timeouts
+		r.planPreview(ctx, &textOnly, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &textOnly)...)
+		return
 	}
 	plan.Phase = types.StringValue(string(api.InstallationPhaseSucceeded))
 	plan.BlueprintDigest = types.StringUnknown()
@@ -84,6 +94,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	} else {
 		plan.setDeployItemsUnknown()
 	}
+	r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -106,6 +117,14 @@ type plannedItems struct {
 	digest string
 	// components is component_digests: unknown until the component loaded.
 	components types.Map
+	// tree and prev are the rendering and the snapshot it started from,
+	// for the previews of deploy_item_objects; tree is nil when rendering
+	// failed or was not possible.
+	tree *engine.RenderedTree
+	prev *engine.Snapshot
+	// lsContext is the Landscaper Context whose credentials previews read
+	// Helm charts with, as the job does (instancesIn).
+	lsContext contextRef
 }
 
 // matches reports whether the state's deploy items are what the plan
@@ -176,6 +195,10 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 	if err != nil {
 		addWarning(diags, in.security, "Engine Snapshot Unreadable", err)
 	}
+	// Its sensitive exports may reach later installations of this plan
+	// through imports.data, also without a refresh (-refresh=false), and
+	// must be masked in their deploy_item_objects.
+	in.security.learnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
 	tree, rows := renderTree(in.security, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}
@@ -185,7 +208,7 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 		addError(diags, in.security, "Invalid Installation", attrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}
 	}
-	out := plannedItems{known: true, digest: digest, rows: rows, components: components}
+	out := plannedItems{known: true, digest: digest, rows: rows, components: components, tree: tree, prev: prev}
 	out.importsUnchanged = prev.Empty() || prev.Root.ImportsHash == tree.ImportsHash()
 	for _, u := range tree.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)

@@ -57,15 +57,21 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
 	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
-	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
+	r.runJob(ctx, plan, nil, newInstance(), timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config, nil, resp.Private})
 }
 
 // Update starts a new job from the recorded snapshot. A failed update keeps
 // what succeeded; the next apply retries in place.
 func (r *installationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan installationModel
+	var plan, prior installationModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.JobID.IsUnknown() {
+		// ModifyPlan planned no job: only deploy_item_objects changes.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	prev, d := getSnapshot(ctx, req.Private)
@@ -78,7 +84,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, req.Private, &resp.Diagnostics)
 	identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
-	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config})
+	r.runJob(ctx, plan, prev, instance, timeout, jobOutput{&resp.State, resp.Private, &resp.Diagnostics, hashKey, req.Config, &prior, req.Private})
 }
 
 // jobOutput is where Create and Update record a job's outcome.
@@ -89,6 +95,10 @@ type jobOutput struct {
 	hashKey configHashKey
 	// config holds the write-only values the job renders with (withWriteOnly).
 	config tfsdk.Config
+	// prior is the state before the job (nil for a create) and planned
+	// the plan's private state, for deploy_item_objects.
+	prior   *installationModel
+	planned privateGetter
 }
 
 // runJob runs one install job bounded by timeout and records its outcome,
@@ -108,6 +118,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	}
 	out.hashKey.keyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
+	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(setSnapshot(ctx, out.private, outcome.snapshot)...)
 	out.hashKey.store(ctx, out.private, out.diags)
@@ -148,8 +159,9 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	// A repair outside the resource (landscaper_reconcile, by hand)
 	// ends what an earlier refresh found drifted.
 	cleared := err == nil && clearRepaired(&state, drifted, &resp.Diagnostics)
+	refreshed := r.refreshTexts(ctx, &state, snap, resp.Private, &resp.Diagnostics)
 	if len(drifted) == 0 {
-		if rekeyed || cleared {
+		if rekeyed || cleared || refreshed {
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		}
 		return
@@ -187,6 +199,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 		hashKey.keyRows(out.items)
 		hashKey.store(ctx, resp.Private, &resp.Diagnostics)
 		remaining := out.toModel(ctx, state, &resp.Diagnostics)
+		remaining.DeployItemObjects = remainingTexts(state, out.items, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
 		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, out.snapshot)...)
 	}

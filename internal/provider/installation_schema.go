@@ -108,6 +108,9 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"refresh, which the plan then shows being repaired. Empty when every item succeeded."},
 		},
 	}
+	for name, a := range previewAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
 }
 
 func importsSchema() schema.SingleNestedAttribute {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -27,6 +28,11 @@ const driftedPhase = "Drifted"
 // installationOutcome is what a job leaves behind, in Terraform's terms.
 type installationOutcome struct {
 	snapshot []byte
+	// snap is snapshot decoded; blueprint and component are what the job
+	// rendered (nil when it could not load them), for previews.
+	snap      *engine.Snapshot
+	blueprint *blueprint.Blueprint
+	component *blueprint.Component
 	// blueprintDigest is blueprintDigest of what the job rendered; "" when
 	// the job could not load the blueprint.
 	blueprintDigest string
@@ -246,7 +252,7 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 		b, err = prevBytes, fmt.Errorf("the engine snapshot of this job could not be recorded, private state keeps the previous one: %w", err)
 	}
 	out := &installationOutcome{
-		snapshot: b, phase: string(s.RootPhase()), jobID: s.JobID(), jobIDFinished: s.JobIDFinished(),
+		snapshot: b, snap: s, phase: string(s.RootPhase()), jobID: s.JobID(), jobIDFinished: s.JobIDFinished(),
 		exports: s.Exports(), targetExports: map[string]string{},
 	}
 	for name, t := range s.TargetExports() {
@@ -276,6 +282,7 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 // digests and the blueprint's digest.
 func (o *installationOutcome) renderedFrom(spec engine.RootSpec) error {
 	o.components = componentDigests(spec.Component)
+	o.blueprint, o.component = spec.Blueprint, spec.Component
 	var err error
 	if o.blueprintDigest, err = blueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		return fmt.Errorf("hashing the blueprint's files: %w", err)

@@ -23,6 +23,7 @@ type providerModel struct {
 	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
 	ExternalDeployers           types.List         `tfsdk:"external_deployers"`
 	DeployItemTimeouts          types.Object       `tfsdk:"deploy_item_timeouts"`
+	PlanDiff                    types.String       `tfsdk:"plan_diff"`
 	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
 }
 
@@ -104,6 +105,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	kubeconfigsAttribute(resp.Schema.Attributes)
 	externalDeployersAttribute(resp.Schema.Attributes)
 	deployItemTimeoutsAttribute(resp.Schema.Attributes)
+	providerPlanDiffAttribute(resp.Schema.Attributes)
 	trustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
@@ -132,6 +134,7 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	if resp.Diagnostics.Append(data.configureDeployers(ctx, cfg.DeployItemTimeouts, cfg.ExternalDeployers)...); resp.Diagnostics.HasError() {
 		return
 	}
+	data.planDiff = cfg.PlanDiff.ValueString()
 	resp.ResourceData = data
 	resp.ListResourceData = data
 	resp.DataSourceData = data

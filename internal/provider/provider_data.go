@@ -30,6 +30,8 @@ type providerData struct {
 	security *security
 	// pool has the clients of every target cluster (also the inventory's).
 	pool *target.Pool
+	// planDiff is the provider's default plan_diff ("" for local).
+	planDiff string
 }
 
 // testPoolOptions are added to the options of every pool Configure builds;

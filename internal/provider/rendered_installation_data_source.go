@@ -37,6 +37,9 @@ type renderedInstallationModel struct {
 	DeployItems             types.List    `tfsdk:"deploy_items"`
 	SubinstallationsPending types.List    `tfsdk:"subinstallations_pending"`
 	Warnings                types.List    `tfsdk:"warnings"`
+	DeployItemObjects       types.String  `tfsdk:"deploy_item_objects"`
+	Mermaid                 types.String  `tfsdk:"mermaid"`
+	DOT                     types.String  `tfsdk:"dot"`
 }
 
 var (
@@ -117,6 +120,7 @@ func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "Unknown fields in the blueprints and rendered templates, prefixed with the installation path."},
 		},
 	}
+	renderedPreviewAttributes(resp.Schema.Attributes)
 }
 
 func (d *renderedInstallationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -162,6 +166,7 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	}
 	m.SubinstallationsPending = objectList(pendingInstallationAttrTypes, pending, &resp.Diagnostics)
 	m.Warnings = stringList(tree.Warnings, &resp.Diagnostics)
+	d.renderedPreview(ctx, &m, spec.Name, tree, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -245,6 +245,7 @@ resource "landscaper_target" "broken" {
 			}
 		})
 	}
+	t.Run("deploy_item_objects of objects holding the canary", func(t *testing.T) { canaryInPlanDiff(t, e, secretName, canary) })
 }
 
 // canaryOutsideSensitive lists the paths of `show -json` output where the

@@ -129,6 +129,19 @@ func (s *Secrets) Len() int {
 	return len(s.values)
 }
 
+// Values returns the registered secrets, longest first: for masking that
+// needs the values themselves (a plan's preview replaces each with a
+// versioned marker, package preview), so that every value registered
+// here is masked there too.
+func (s *Secrets) Values() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]string(nil), s.sorted...)
+}
+
 // String returns msg with every registered secret, every URL credential
 // and the values other programs' errors quote (QuotedValues) masked. A nil
 // Secrets masks URL credentials and quoted values only.

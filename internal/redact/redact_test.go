@@ -200,3 +200,18 @@ func TestQuotedValues_GoSyntaxValues(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestSecrets_Values: what is registered can be handed on, lines of a
+// multi-line value included, short values not.
+func TestSecrets_Values(t *testing.T) {
+	var s Secrets
+	s.Add("abc", "first line\nsecond line")
+	s.AddValue(map[string]any{"k": "hunter22"})
+	got := strings.Join(s.Values(), "|")
+	if got != "first line\nsecond line|second line|first line|hunter22" {
+		t.Errorf("values = %q", got)
+	}
+	if (*Secrets)(nil).Values() != nil {
+		t.Error("a nil set has values")
+	}
+}

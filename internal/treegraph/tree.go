@@ -12,7 +12,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
 // Tree is what a picture shows.
@@ -56,18 +55,18 @@ type Flow struct {
 	Names    []string
 }
 
-// Refs are the names an installation imports from and exports to its
-// parent's scope (snapshot.Installation ImportRefs and ExportRefs).
-type Refs struct {
-	Imports, Exports []string
-}
-
 // FromRendered builds the tree of root (the root installation's path)
-// from what the engine rendered. refs, by installation path, give the
-// data flow between siblings; installations without refs have none.
-func FromRendered(root string, rendered *engine.RenderedTree, refs map[string]Refs) *Tree {
+// from what the engine rendered: every installation it lists (with the
+// names each reads from and writes to its parent's scope, which give the
+// data flow between siblings) and every deploy item.
+func FromRendered(root string, rendered *engine.RenderedTree) *Tree {
 	b := &builder{byPath: map[string]*Installation{}}
 	b.installation(root)
+	refs := make(map[string]engine.RenderedInstallation, len(rendered.Installations))
+	for _, in := range rendered.Installations {
+		b.installation(in.Path).Pending = in.Pending
+		refs[in.Path] = in
+	}
 	for _, u := range rendered.Unknown {
 		b.installation(u.Path).Pending = u.Reason
 	}
@@ -83,23 +82,6 @@ func FromRendered(root string, rendered *engine.RenderedTree, refs map[string]Re
 	}
 	b.sort(b.byPath[root])
 	return &Tree{Root: b.byPath[root], Flows: flows(b.byPath, refs)}
-}
-
-// RefsFromSnapshot collects the recorded refs of every installation of
-// root's tree, by path.
-func RefsFromSnapshot(root *snapshot.Installation) map[string]Refs {
-	out := map[string]Refs{}
-	var walk func(*snapshot.Installation)
-	walk = func(in *snapshot.Installation) {
-		out[in.Path] = Refs{Imports: in.ImportRefs, Exports: in.ExportRefs}
-		for _, sub := range in.Subinstallations {
-			walk(sub)
-		}
-	}
-	if root != nil {
-		walk(root)
-	}
-	return out
 }
 
 type builder struct {
@@ -148,7 +130,7 @@ func (b *builder) sort(in *Installation) {
 
 // flows pairs, among the subinstallations of each installation, who
 // exports a name with who imports it.
-func flows(byPath map[string]*Installation, refs map[string]Refs) []Flow {
+func flows(byPath map[string]*Installation, refs map[string]engine.RenderedInstallation) []Flow {
 	var out []Flow
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
@@ -159,12 +141,12 @@ func flows(byPath map[string]*Installation, refs map[string]Refs) []Flow {
 		subs := byPath[p].Subinstallations
 		for _, from := range subs {
 			exported := map[string]bool{}
-			for _, e := range refs[from.Path].Exports {
+			for _, e := range refs[from.Path].ExportRefs {
 				exported[e] = true
 			}
 			for _, to := range subs {
 				var names []string
-				for _, i := range refs[to.Path].Imports {
+				for _, i := range refs[to.Path].ImportRefs {
 					if exported[i] && to != from {
 						names = append(names, i)
 					}

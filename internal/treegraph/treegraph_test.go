@@ -13,7 +13,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -28,6 +27,7 @@ const (
 // executions and an app that waits for both siblings' exports.
 func shop() *engine.RenderedTree {
 	one := 1
+	pending := `imports exports of subinstallation "cache", known only after it is applied`
 	return &engine.RenderedTree{
 		Items: []engine.RenderedItem{
 			{ID: "shop/namespace", Installation: "shop", Name: "namespace", Type: manifestType, Execution: "base", Target: &api.TargetSelector{Import: "cluster"}},
@@ -36,16 +36,14 @@ func shop() *engine.RenderedTree {
 			{ID: "shop/cache/redis", Installation: "shop/cache", Name: "redis", Type: helmType, Execution: "server", Target: &api.TargetSelector{Import: "regions", Key: "eu"}},
 			{ID: "shop/cache/monitor", Installation: "shop/cache", Name: "monitor", Type: "example.com/probe", Execution: "monitoring", DependsOn: []string{"redis"}},
 		},
-		Unknown: []installation.UnknownInstallation{{Path: "shop/app", Reason: `imports exports of subinstallation "cache", known only after it is applied`}},
+		Unknown: []installation.UnknownInstallation{{Path: "shop/app", Reason: pending}},
+		Installations: []engine.RenderedInstallation{
+			{Path: "shop"},
+			{Path: "shop/db", ExportRefs: []string{"dbURL"}, ImportRefs: []string{"cluster"}},
+			{Path: "shop/cache", ExportRefs: []string{"cacheHost", "cachePort"}},
+			{Path: "shop/app", ImportRefs: []string{"cachePort", "dbURL", "cacheHost", "cluster"}, Pending: pending},
+		},
 	}
-}
-
-func shopRefs() map[string]Refs {
-	return RefsFromSnapshot(&snapshot.Installation{Path: "shop", Subinstallations: []*snapshot.Installation{
-		{Path: "shop/db", ExportRefs: []string{"dbURL"}, ImportRefs: []string{"cluster"}},
-		{Path: "shop/cache", ExportRefs: []string{"cacheHost", "cachePort"}},
-		{Path: "shop/app", ImportRefs: []string{"cachePort", "dbURL", "cacheHost", "cluster"}},
-	}})
 }
 
 func golden(t *testing.T, name, got string) {
@@ -67,7 +65,7 @@ func golden(t *testing.T, name, got string) {
 
 // TestGolden: the shop's Mermaid and DOT pictures, byte for byte.
 func TestGolden(t *testing.T) {
-	tree := FromRendered("shop", shop(), shopRefs())
+	tree := FromRendered("shop", shop())
 	golden(t, "shop.mmd", Mermaid(tree))
 	golden(t, "shop.dot", DOT(tree))
 }
@@ -75,11 +73,11 @@ func TestGolden(t *testing.T) {
 // TestStable: the order in which the engine lists items does not change
 // the picture.
 func TestStable(t *testing.T) {
-	want := Mermaid(FromRendered("shop", shop(), shopRefs())) + DOT(FromRendered("shop", shop(), shopRefs()))
+	want := Mermaid(FromRendered("shop", shop())) + DOT(FromRendered("shop", shop()))
 	for range 20 {
 		r := shop()
 		rand.Shuffle(len(r.Items), func(i, j int) { r.Items[i], r.Items[j] = r.Items[j], r.Items[i] })
-		tree := FromRendered("shop", r, shopRefs())
+		tree := FromRendered("shop", r)
 		if got := Mermaid(tree) + DOT(tree); got != want {
 			t.Fatalf("a shuffled rendering draws differently:\n%s", got)
 		}
@@ -89,7 +87,7 @@ func TestStable(t *testing.T) {
 // TestFromRendered: the tree, its flows (only between siblings, only
 // names one exports and the other imports) and resolved dependsOn.
 func TestFromRendered(t *testing.T) {
-	tree := FromRendered("shop", shop(), shopRefs())
+	tree := FromRendered("shop", shop())
 	want := []Flow{
 		{From: "shop/cache", To: "shop/app", Names: []string{"cacheHost", "cachePort"}},
 		{From: "shop/db", To: "shop/app", Names: []string{"dbURL"}},
@@ -109,8 +107,8 @@ func TestFromRendered(t *testing.T) {
 	if tree.Root.Subinstallations[0].Pending == "" {
 		t.Error("app is not pending")
 	}
-	// Without refs there is no data flow; a root without items is drawn.
-	if tree := FromRendered("empty", &engine.RenderedTree{}, nil); len(tree.Flows) != 0 || !strings.Contains(Mermaid(tree), "no deploy items") {
+	// Without installations there is no data flow; a root without items is drawn.
+	if tree := FromRendered("empty", &engine.RenderedTree{}); len(tree.Flows) != 0 || !strings.Contains(Mermaid(tree), "no deploy items") {
 		t.Errorf("empty tree: %+v\n%s", tree, Mermaid(tree))
 	}
 }
@@ -129,7 +127,7 @@ func BenchmarkDraw_1000(b *testing.B) {
 		r.Items = append(r.Items, it)
 	}
 	for b.Loop() {
-		tree := FromRendered("root", r, nil)
+		tree := FromRendered("root", r)
 		_, _ = Mermaid(tree), DOT(tree)
 	}
 }

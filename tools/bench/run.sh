@@ -18,8 +18,10 @@
 #             a destroy (REQ_REPS repetitions, default 3; fewest counted).
 #   scale     workload S: independent ConfigMap deploy items, one
 #             installation of N = 100 and N = 1,000, and 50 installations
-#             x 20; times apply, a no-op plan (its refresh included) and
-#             destroy (SCALE_RUNS each, default 3), and the provider
+#             x 20; times apply, a no-op plan (its refresh included), a
+#             plan in which one item of the first installation changes
+#             (checked to show that item alone) and destroy (SCALE_RUNS
+#             each, default 3), the state file's size after apply, and the provider
 #             processes' peak resident memory during each. SCALE_TFVARS
 #             adds lines to its terraform.tfvars (e.g. 'parallelism = 10',
 #             'cluster_qps = 200'); SCALE_ONLY=100|1000|50x20 runs one.
@@ -303,15 +305,31 @@ peak_rss() { awk '/^[0-9]+$/ && $1 > m {m = $1} END {printf "%.0f", m/1024}' "$P
 # measure ARGS...: runs terraform ARGS in the current workload; sets WALL
 # (seconds), CPU (user + system seconds of terraform and the provider
 # processes it started and waited for) and RSS (the largest provider peak
-# resident set, MiB). Fails as terraform does.
+# resident set, MiB). Fails as terraform does; MEASURE_OK (default 0) is
+# the exit code that counts as success (2: a plan with -detailed-exitcode
+# that finds changes).
 measure() {
-	local t
+	local t rc=0
 	: >"$PROVIDER_RSS_LOG"
 	t=$(now)
-	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -input=false -no-color >"$work/terraform.log" 2>&1 || return
+	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -input=false -no-color >"$work/terraform.log" 2>&1 || rc=$?
+	[ "$rc" -eq "${MEASURE_OK:-0}" ] || return 1
 	WALL=$(elapsed "$t")
-	CPU=$(awk '{printf "%.2f", $1 + $2}' "$work/time")
+	# time's last line; a non-zero exit adds a line before it.
+	CPU=$(tail -n 1 "$work/time" | awk '{printf "%.2f", $1 + $2}')
 	RSS=$(peak_rss)
+}
+
+# expect_one_changed: the last plan shows item cm-7 of installation scale-0
+# changing and no other item (deploy_items, and deploy_item_objects where
+# the build has it).
+expect_one_changed() {
+	local shown
+	shown=$(grep -oE '~ "scale-0/cm-[0-9]+"' "$work/terraform.log" | sort -u | tr '\n' ' ')
+	[ "$shown" = '~ "scale-0/cm-7" ' ] || {
+		echo "the plan with one changed item shows $shown (log: $work/terraform.log)" >&2
+		exit 1
+	}
 }
 
 # bench_scale_one N INSTALLATIONS: SCALE_RUNS apply / no-op plan / destroy
@@ -319,7 +337,7 @@ measure() {
 # with BASE_REV, each triple is followed by the same with the base build.
 bench_scale_one() {
 	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours) scale_dir floor_dir=""
-	declare -A wall cpu rss
+	declare -A wall cpu rss state
 	[ -z "$BASE_REV" ] || variants+=(base)
 	if ((inst > 1)); then
 		workload floor-scale "$inst"
@@ -334,12 +352,18 @@ bench_scale_one() {
 			[ "$v" != base ] || TF_CLI_CONFIG_FILE=$base_rc
 			WORKDIR=$scale_dir
 			[ "$v" != floor ] || WORKDIR=$floor_dir
-			for step in apply plan destroy; do
+			for step in apply plan change destroy; do
+				[ "$v" != floor ] || [ "$step" != change ] || continue
 				case $step in
 				apply) measure apply -auto-approve || { echo "apply ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				plan) measure plan -detailed-exitcode || { echo "a no-op plan ($v) of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; } ;;
+				change)
+					MEASURE_OK=2 measure plan -detailed-exitcode -var changed_item=7 || { echo "a plan ($v) of $inst x $n with one changed item failed or found none (log: $work/terraform.log)" >&2; exit 1; }
+					expect_one_changed
+					;;
 				destroy) measure destroy -auto-approve || { echo "destroy ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				esac
+				[ "$step" != apply ] || [ "$v" = floor ] || state[$v]=$(wc -c <"$WORKDIR/terraform.tfstate")
 				[ "$v" = floor ] || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
 				((i > 0)) || continue
 				wall[$v.$step]+="$WALL"$'\n' cpu[$v.$step]+="$CPU"$'\n'
@@ -350,14 +374,20 @@ bench_scale_one() {
 	export TF_CLI_CONFIG_FILE=$ours_rc
 	what="$inst x $n ConfigMaps"
 	((inst > 1)) || what="N = $n ConfigMaps"
-	for step in apply plan destroy; do
+	for step in apply plan change destroy; do
 		local label="S: $what: $step"
 		[ "$step" != plan ] || label="S: $what: no-op plan"
+		[ "$step" != change ] || label="S: $what: plan with one changed item"
 		for v in "${variants[@]}"; do
+			[ "$v" != floor ] || [ "$step" != change ] || continue
 			echo "| $label ($v) | $(printf '%s' "${wall[$v.$step]}" | stats) | $(printf '%s' "${cpu[$v.$step]}" | stats) | ${rss[$v.$step]:-0} MiB |"
 		done
 		[ -z "$BASE_REV" ] || echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[base.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[base.$step]}") | |"
-		[ -z "$floor_dir" ] || echo "| $label: ratio ours/floor ($inst landscaper_target), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[floor.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[floor.$step]}") | |"
+		[ -z "$floor_dir" ] || [ "$step" = change ] || echo "| $label: ratio ours/floor ($inst landscaper_target), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[floor.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[floor.$step]}") | |"
+	done
+	for v in ours base; do
+		[ -n "${state[$v]:-}" ] || continue
+		echo "| S: $what: state file after apply ($v) | $(awk -v b="${state[$v]}" 'BEGIN {printf "%.2f MiB", b/1048576}') | | |"
 	done
 }
 

@@ -41,3 +41,32 @@ sed 's#"registry.terraform.io/landscaper-terraform/landscaper"#"landscaper"#' "$
   --rendered-provider-name Landscaper \
   --providers-schema "$tmp/schema.json" \
   --website-temp-dir "$tmp/website"
+
+# The picture of an installation tree in the plan-diff guide: the quickstart's
+# echo installation as landscaper_rendered_installation draws it (DOT),
+# rendered to SVG by tools/docs/graph (Graphviz compiled to WebAssembly, a
+# module of its own). Rendering contacts no cluster, so the target's
+# kubeconfig is a placeholder.
+mkdir -p "$tmp/graph" docs/images
+cat > "$tmp/graph/main.tf" <<TF
+terraform {
+  required_providers {
+    landscaper = { source = "landscaper-terraform/landscaper" }
+  }
+}
+data "landscaper_rendered_installation" "echo" {
+  name      = "echo"
+  blueprint = { path = "$repo/examples/quickstart/blueprints/echo-server" }
+  imports = {
+    targets = { cluster = jsonencode({
+      apiVersion = "landscaper.gardener.cloud/v1alpha1", kind = "Target", metadata = { name = "local" }
+      spec = { type = "landscaper.gardener.cloud/kubernetes-cluster", config = { kubeconfig = "apiVersion: v1\nkind: Config\n" } }
+    }) }
+    data = { namespace = "quickstart", replicas = 2, greeting = "hello from landscaper" }
+  }
+}
+output "dot" { value = data.landscaper_rendered_installation.echo.dot }
+TF
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/graph" apply -auto-approve -no-color >/dev/null
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/graph" output -raw dot > "$tmp/graph/echo.dot"
+go run -C tools/docs/graph . < "$tmp/graph/echo.dot" > docs/images/quickstart-echo-tree.svg

@@ -11,9 +11,6 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
-	"helm.sh/helm/v3/pkg/release"
-	"helm.sh/helm/v3/pkg/releaseutil"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 
@@ -55,12 +52,12 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if err != nil {
 		return deployer.Preview{}, fmt.Errorf("chart: %w", err)
 	}
-	r := previewRender{cfg: cfg, caps: chartCapabilities(req.Capabilities), real: cfg.realRelease()}
+	r := previewRender{chartRender{cfg: cfg, caps: chartCapabilities(req.Capabilities), real: cfg.realRelease()}}
 	r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}
 	if r.real && prev.Release != nil && prev.Release.Revision > 0 {
 		r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: prev.Release.Revision + 1, IsUpgrade: true}
 	}
-	docs, err := bounded(ctx, func() ([]previewDoc, error) { return r.stable(ch) })
+	docs, err := bounded(ctx, func() ([]renderedDoc, error) { return r.stable(ch) })
 	if err != nil {
 		return deployer.Preview{}, err
 	}
@@ -133,35 +130,21 @@ func chartCapabilities(c *deployer.Capabilities) *chartutil.Capabilities {
 	}
 }
 
-// previewRender renders one item's chart without a cluster.
-type previewRender struct {
-	cfg     *ProviderConfiguration
-	caps    *chartutil.Capabilities
-	options chartutil.ReleaseOptions
-	real    bool // a real release: crds/ and hooks as Helm treats them
-}
-
-// previewDoc is one rendered document and its note.
-type previewDoc struct {
-	content string
-	note    string
-}
+// previewRender renders one item's chart without a cluster: chartRender
+// with `lookup` finding nothing.
+type previewRender struct{ chartRender }
 
 // stable renders twice and replaces what differs by deployer.Generated.
-func (r previewRender) stable(ch *chart.Chart) ([]previewDoc, error) {
-	vals := r.cfg.values()
-	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
-		return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart dependencies: %w", err))
-	}
-	renderValues, err := chartutil.ToRenderValues(ch, vals, r.options, r.caps)
-	if err != nil {
-		return nil, failure.NewTerminal("InvalidValues", fmt.Errorf("values: %w", err))
-	}
-	first, err := r.render(ch, renderValues)
+func (r previewRender) stable(ch *chart.Chart) ([]renderedDoc, error) {
+	renderValues, err := r.prepare(ch, r.cfg.values())
 	if err != nil {
 		return nil, err
 	}
-	second, err := r.render(ch, renderValues)
+	first, err := r.docs(ch, renderValues)
+	if err != nil {
+		return nil, err
+	}
+	second, err := r.docs(ch, renderValues)
 	if err != nil {
 		return nil, err
 	}
@@ -176,54 +159,9 @@ func (r previewRender) stable(ch *chart.Chart) ([]previewDoc, error) {
 	return first, nil
 }
 
-// render renders the chart's templates and lists the documents: crds/
-// first, then the manifests in install order, then (real releases) the
-// hooks.
-func (r previewRender) render(ch *chart.Chart, vals chartutil.Values) ([]previewDoc, error) {
-	files, err := new(engine.Engine).Render(ch, vals)
-	if err != nil {
-		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
-	}
-	for name := range files {
-		if strings.HasSuffix(name, "NOTES.txt") {
-			delete(files, name)
-		}
-	}
-	hooks, manifests, err := releaseutil.SortManifests(files, r.caps.APIVersions, releaseutil.InstallOrder)
-	if err != nil {
-		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("chart %s: %w", ch.Name(), err))
-	}
-	var docs []previewDoc
-	crdNote := ""
-	if r.real {
-		crdNote = noteCRD
-	}
-	for _, crd := range ch.CRDObjects() {
-		docs = append(docs, previewDoc{content: string(crd.File.Data), note: crdNote})
-	}
-	for _, m := range manifests {
-		docs = append(docs, previewDoc{content: m.Content})
-	}
-	if !r.real {
-		return docs, nil
-	}
-	for _, h := range hooks {
-		var events []string
-		for _, e := range h.Events {
-			if e != release.HookTest && e != "test-success" {
-				events = append(events, string(e))
-			}
-		}
-		if len(events) > 0 {
-			docs = append(docs, previewDoc{content: h.Manifest, note: noteHook + strings.Join(events, ", ")})
-		}
-	}
-	return docs, nil
-}
-
 // objects decodes the documents as Apply would and adds the release
 // namespace when createNamespace asks for it.
-func (r previewRender) objects(itemID string, docs []previewDoc) (deployer.Preview, error) {
+func (r previewRender) objects(itemID string, docs []renderedDoc) (deployer.Preview, error) {
 	var manifests []manifest.Manifest
 	var notes []string
 	if r.cfg.CreateNamespace {

@@ -11,14 +11,100 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
+
+// chartRender is one rendering of an item's chart, the one code path of
+// the rendered-chart apply (render) and of the plan's preview
+// (previewRender): values and dependencies, the release options, Helm's
+// template engine, and the documents in the order Helm installs them.
+type chartRender struct {
+	cfg     *ProviderConfiguration
+	caps    *chartutil.Capabilities
+	options chartutil.ReleaseOptions
+	// real is a release: its crds/ carry a note and its hooks (not its
+	// test hooks) are listed, as Helm treats them. A rendered chart has
+	// no release that would run hooks, so they are left out.
+	real bool
+	// cluster is where `lookup` reads; nil: it finds nothing (the plan).
+	cluster *rest.Config
+}
+
+// renderedDoc is one rendered document and its note.
+type renderedDoc struct {
+	content string
+	note    string
+}
+
+// prepare merges the dependencies' values into vals and turns them into
+// the values the templates see (checked against the chart's schema).
+func (r chartRender) prepare(ch *chart.Chart, vals map[string]any) (chartutil.Values, error) {
+	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
+		return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart dependencies: %w", err))
+	}
+	renderValues, err := chartutil.ToRenderValues(ch, vals, r.options, r.caps)
+	if err != nil {
+		return nil, failure.NewTerminal("InvalidValues", fmt.Errorf("values: %w", err))
+	}
+	return renderValues, nil
+}
+
+// docs renders the chart's templates and lists the documents: crds/
+// first, then the manifests in install order, then (real releases) the
+// hooks.
+func (r chartRender) docs(ch *chart.Chart, vals chartutil.Values) ([]renderedDoc, error) {
+	var eng engine.Engine
+	if r.cluster != nil {
+		eng = engine.New(r.cluster)
+	}
+	files, err := eng.Render(ch, vals)
+	if err != nil {
+		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
+	}
+	for name := range files {
+		if strings.HasSuffix(name, "NOTES.txt") {
+			delete(files, name)
+		}
+	}
+	hooks, manifests, err := releaseutil.SortManifests(files, r.caps.APIVersions, releaseutil.InstallOrder)
+	if err != nil {
+		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("chart %s: %w", ch.Name(), err))
+	}
+	var docs []renderedDoc
+	crdNote := ""
+	if r.real {
+		crdNote = noteCRD
+	}
+	for _, crd := range ch.CRDObjects() {
+		docs = append(docs, renderedDoc{content: string(crd.File.Data), note: crdNote})
+	}
+	for _, m := range manifests {
+		docs = append(docs, renderedDoc{content: m.Content})
+	}
+	if !r.real {
+		return docs, nil
+	}
+	for _, h := range hooks {
+		var events []string
+		for _, e := range h.Events {
+			if e != release.HookTest && e != "test-success" {
+				events = append(events, string(e))
+			}
+		}
+		if len(events) > 0 {
+			docs = append(docs, renderedDoc{content: h.Manifest, note: noteHook + strings.Join(events, ", ")})
+		}
+	}
+	return docs, nil
+}
 
 // render renders the chart as `helm template` does, but against the
 // target: capabilities come from its discovery and `lookup` reads from it.
@@ -33,32 +119,21 @@ func render(c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration) ([]*
 	if err != nil {
 		return nil, err
 	}
-	options := chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}
-	renderValues, err := chartutil.ToRenderValues(ch, vals, options, caps)
+	r := chartRender{cfg: cfg, caps: caps, cluster: c.Config,
+		options: chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}}
+	renderValues, err := r.prepare(ch, vals)
 	if err != nil {
-		return nil, failure.NewTerminal("InvalidValues", fmt.Errorf("values: %w", err))
+		return nil, err
 	}
-	files, err := engine.New(c.Config).Render(ch, renderValues)
+	docs, err := r.docs(ch, renderValues)
 	if err != nil {
-		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
+		return nil, err
 	}
-	for name := range files {
-		if strings.HasSuffix(name, "NOTES.txt") {
-			delete(files, name)
-		}
+	contents := make([]string, len(docs))
+	for i, d := range docs {
+		contents[i] = d.content
 	}
-	_, manifests, err := releaseutil.SortManifests(files, caps.APIVersions, releaseutil.InstallOrder)
-	if err != nil {
-		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("chart %s: %w", ch.Name(), err))
-	}
-	var docs []string
-	for _, crd := range ch.CRDObjects() {
-		docs = append(docs, string(crd.File.Data))
-	}
-	for _, m := range manifests {
-		docs = append(docs, m.Content)
-	}
-	return parseManifest(strings.Join(docs, "\n---\n"))
+	return parseManifest(strings.Join(contents, "\n---\n"))
 }
 
 func capabilities(c *target.Clients) (*chartutil.Capabilities, error) {

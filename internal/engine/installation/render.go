@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
@@ -110,6 +111,9 @@ func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) S
 // without a cluster and without running anything.
 type RenderedTree struct {
 	Items []RenderedItem
+	// Installations are every installation of the tree, parents before
+	// children, the pending ones (Unknown) included.
+	Installations []RenderedInstallation
 	// Unknown are installations whose imports come from exports that
 	// exist only after apply; their deploy items are not in Items.
 	Unknown []UnknownInstallation
@@ -134,6 +138,41 @@ type RenderedItem struct {
 	ConfigHash string
 	// Config is the rendered configuration; it may hold secrets.
 	Config json.RawMessage
+}
+
+// RenderedInstallation is one installation of a RenderedTree.
+type RenderedInstallation struct {
+	Path string
+	// ImportRefs and ExportRefs are the names it reads from and writes to
+	// its parent's scope (none for the root): the data flowing between
+	// siblings.
+	ImportRefs, ExportRefs []string
+	// Pending says why its deploy items are known only after apply (as
+	// in Unknown); "" when it rendered.
+	Pending string
+
+	files   fs.FS
+	targets snapshot.TargetImports
+}
+
+// Files are the files of the blueprint that rendered the installation's
+// deploy items; nil for a pending installation.
+func (in RenderedInstallation) Files() fs.FS { return in.files }
+
+// Target resolves a deploy item's target selector in the installation's
+// target imports as the next apply will (nil for no selector).
+func (in RenderedInstallation) Target(sel *api.TargetSelector) (*api.Target, error) {
+	return in.targets.Select(sel)
+}
+
+// Installation returns the tree's installation at path.
+func (t *RenderedTree) Installation(path string) (RenderedInstallation, bool) {
+	for _, in := range t.Installations {
+		if in.Path == path {
+			return in, true
+		}
+	}
+	return RenderedInstallation{}, false
 }
 
 // UnknownInstallation says why an installation cannot be rendered yet.
@@ -184,6 +223,9 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 		return nil, fmt.Errorf("installation %s: %w", spec.Path, err)
 	}
 	t.Warnings = append(t.Warnings, prefixed(spec.Path, rd.rendered.Warnings)...)
+	t.Installations = append(t.Installations, RenderedInstallation{Path: spec.Path, ImportRefs: spec.ImportRefs,
+		ExportRefs: spec.ExportRefs, files: spec.Blueprint.Files,
+		targets: snapshot.TargetImports{Single: rd.imports.Targets, Lists: rd.imports.TargetLists, Maps: rd.imports.TargetMaps}})
 	items := rd.rendered.DeployItems
 	nodes := make([]dag.Node, len(items))
 	for i, it := range items {
@@ -204,8 +246,11 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 	var errs []error
 	for _, s := range rd.subs {
 		if len(s.preds) > 0 {
-			t.Unknown = append(t.Unknown, UnknownInstallation{Path: spec.Path + "/" + s.tmpl.Name,
-				Reason: fmt.Sprintf("imports exports of subinstallation %q, known only after it is applied", rd.subs[s.preds[0]].tmpl.Name)})
+			u := UnknownInstallation{Path: spec.Path + "/" + s.tmpl.Name,
+				Reason: fmt.Sprintf("imports exports of subinstallation %q, known only after it is applied", rd.subs[s.preds[0]].tmpl.Name)}
+			t.Unknown = append(t.Unknown, u)
+			t.Installations = append(t.Installations, RenderedInstallation{Path: u.Path, ImportRefs: s.importRefs,
+				ExportRefs: s.exportRefs, Pending: u.Reason})
 			continue
 		}
 		tmpl := s.tmpl

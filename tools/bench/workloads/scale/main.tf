@@ -39,6 +39,12 @@ variable "item_count" {
   default = 100
 }
 
+variable "changed_item" {
+  type        = number
+  default     = -1
+  description = "Index of the item (of the first installation) whose ConfigMap changes; -1: none."
+}
+
 variable "installations" {
   type    = number
   default = 1
@@ -59,6 +65,7 @@ resource "landscaper_installation" "scale" {
       namespace = var.namespace
       prefix    = "i${count.index}"
       count     = var.item_count
+      changed   = count.index == 0 ? var.changed_item : -1
     }
   }
 }
