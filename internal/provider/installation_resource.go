@@ -71,6 +71,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	if !plan.JobID.IsUnknown() {
 		// ModifyPlan planned no job: only deploy_item_objects changes.
+		identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}

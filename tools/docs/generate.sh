@@ -67,6 +67,6 @@ data "landscaper_rendered_installation" "echo" {
 }
 output "dot" { value = data.landscaper_rendered_installation.echo.dot }
 TF
-TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/graph" apply -auto-approve -no-color >/dev/null
-TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" .tools/bin/tofu -chdir="$tmp/graph" output -raw dot > "$tmp/graph/echo.dot"
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1 .tools/bin/terraform-current -chdir="$tmp/graph" apply -auto-approve -no-color >/dev/null
+TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1 .tools/bin/terraform-current -chdir="$tmp/graph" output -raw dot > "$tmp/graph/echo.dot"
 go run -C tools/docs/graph . < "$tmp/graph/echo.dot" > docs/images/quickstart-echo-tree.svg

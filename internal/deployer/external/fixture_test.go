@@ -30,7 +30,9 @@ func TestMain(m *testing.M) { localcluster.Main(m) }
 // Timeouts of the deployers under test: short, so each timeout is seen.
 const (
 	pickupTimeout = 3 * time.Second
-	abortTimeout  = 2 * time.Second
+	// Half of it ends a job after an abort: under a loaded machine the
+	// client's rate limiter alone took more than 1 s of it.
+	abortTimeout = 4 * time.Second
 )
 
 // world is one namespace with a running test deployer: DeployItems,

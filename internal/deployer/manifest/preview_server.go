@@ -94,7 +94,7 @@ func (s *Session) Live(ctx context.Context, refs []deployer.ObjectRef) ([]deploy
 		r := refs[i]
 		gv, err := schema.ParseGroupVersion(r.APIVersion)
 		if err != nil {
-			return nil // not an object anyone could have deployed
+			return nil //nolint:nilerr // not an object anyone could have deployed: nothing live to show
 		}
 		m, err := s.mappingFor(gv.WithKind(r.Kind))
 		if meta.IsNoMatchError(err) {

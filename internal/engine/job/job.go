@@ -169,7 +169,7 @@ func (s *Slot) Close() {
 func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	base, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
 	stopWatch := context.AfterFunc(j.interrupt, func() {
-		cancel(fmt.Errorf("interrupted (%v); the deployer has the abort timeout of %s to stop", context.Cause(j.interrupt), j.AbortTimeout))
+		cancel(fmt.Errorf("interrupted (%w); the deployer has the abort timeout of %s to stop", context.Cause(j.interrupt), j.AbortTimeout))
 	})
 	ctx, stopTimeout := base, context.CancelFunc(func() {})
 	if timeout > 0 {
