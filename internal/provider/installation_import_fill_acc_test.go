@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -145,7 +146,11 @@ func (w *cliWorkspace) sensitiveAttributes(addr string) string {
 	}
 	for _, r := range state.Resources {
 		if r.Type+"."+r.Name == addr && len(r.Instances) == 1 {
-			return string(r.Instances[0].SensitiveAttributes)
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, r.Instances[0].SensitiveAttributes); err != nil {
+				w.t.Fatal(err)
+			}
+			return compact.String()
 		}
 	}
 	return ""
