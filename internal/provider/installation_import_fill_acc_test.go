@@ -71,6 +71,7 @@ func (w *cliWorkspace) applyMarksOnly(addr string) {
 	w.t.Helper()
 	marksOnly := tfcli.Name() != tfcli.OpenTofu
 	out := w.mustRun("plan", "-input=false", "-out=import.tfplan")
+	w.t.Logf("the plan after the import of %s:\n%s", addr, out)
 	switch {
 	case marksOnly && (!strings.Contains(out, addr+" will be updated in-place") ||
 		!regexp.MustCompile(`Plan: (1 to import, )?0 to add, 1 to change, 0 to destroy`).MatchString(out)):
