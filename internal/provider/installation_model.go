@@ -34,6 +34,10 @@ type installationModel struct {
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
 	PlanDiff               types.String   `tfsdk:"plan_diff"`
 	DeployItemObjects      types.String   `tfsdk:"deploy_item_objects"`
+
+	// installation_provider_targets.go
+	ProviderTargets          types.Map `tfsdk:"provider_targets"`
+	ProviderTargetReferences types.Map `tfsdk:"provider_target_references"`
 }
 
 type blueprintSourceModel struct {

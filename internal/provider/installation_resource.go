@@ -53,6 +53,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	plan = withProviderTargetReferences(ctx, plan, nil, true)
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
@@ -75,6 +76,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
+	plan = withProviderTargetReferences(ctx, plan, &prior, true)
 	prev, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)

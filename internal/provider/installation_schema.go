@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -111,6 +112,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	for name, a := range previewAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	maps.Copy(resp.Schema.Attributes, providerTargetAttributes())
 }
 
 func importsSchema() schema.SingleNestedAttribute {
