@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,9 @@ func (e *accEnv) reconcileConfig(trigger string) string {
 		fmt.Sprintf(`
 action "landscaper_reconcile" "now" {
   config {
-    installation = landscaper_installation.app.id
-    targets      = [landscaper_target.cluster.target]
+    installation  = landscaper_installation.app.id
+    targets       = [landscaper_target.cluster.target]
+    reconcile_key = landscaper_installation.app.reconcile_key
   }
 }
 
@@ -108,8 +110,10 @@ func (e *accEnv) denyConfigMap(name string) func() {
 // landscaper_reconcile redeploys an installation whose configuration did
 // not change: invoked with -invoke and from an action_trigger, it puts
 // back an object deleted by hand and shows its progress, and the plan
-// after it is empty. A failing reconcile fails the apply, and the next
-// plan proposes the repair.
+// after it is empty. A failing reconcile fails the apply and leaves the
+// installation's state true: the next plan shows phase Failed with the
+// item's error from the job and proposes the retry, which succeeds once
+// the cause is gone; the plan after it is empty.
 func TestAccReconcileAction(t *testing.T) {
 	requireAcc(t)
 	skipWithoutActions(t)
@@ -142,8 +146,8 @@ func TestAccReconcileAction(t *testing.T) {
 		t.Fatalf("the action_trigger's reconcile did not put the ConfigMap back: %v", err)
 	}
 
-	// A reconcile that fails: the apply fails naming the item, and the
-	// next plan proposes the repair, which succeeds once the cause is gone.
+	// A reconcile that fails (an admission policy a cluster admin added
+	// refuses the object): the apply fails naming the item and the cause.
 	lift := e.denyConfigMap("reconciled")
 	e.deleteConfigMap("reconciled")
 	out, err := w.run("apply", "-input=false", "-auto-approve", "-invoke=action.landscaper_reconcile.now")
@@ -151,14 +155,31 @@ func TestAccReconcileAction(t *testing.T) {
 		t.Fatalf("a failing reconcile: err=%v, want Reconcile Failed naming the cause:\n%s", err, out)
 	}
 	t.Logf("failing apply -invoke:\n%s", out)
-	lift()
-	out, err = w.run("plan", "-input=false", "-detailed-exitcode")
-	if err == nil || !strings.Contains(out, "Drifted") {
-		t.Fatalf("the plan after a failed reconcile proposes no repair (err=%v):\n%s", err, out)
+	// The next plan reads the job's outcome from the inventory: phase
+	// Failed, the item's error from the job, and an update (the retry).
+	out, err = w.run("plan", "-input=false", "-detailed-exitcode", "-no-color")
+	t.Logf("plan after the failed reconcile (err=%v):\n%s", err, out)
+	if err == nil || !regexp.MustCompile(`phase\s+= "Failed" -> "Succeeded"`).MatchString(out) ||
+		!strings.Contains(out, "Failed: reconcile job ") || !strings.Contains(out, "denied by the test") || !strings.Contains(out, "1 to change") {
+		t.Errorf("the plan after a failed reconcile does not show phase Failed, the item's error and the retry")
 	}
+	// The refresh records it in the state, too.
+	w.mustRun("apply", "-refresh-only", "-input=false", "-auto-approve")
+	show := w.mustRun("state", "show", "-no-color", "landscaper_installation.app")
+	if !regexp.MustCompile(`phase\s+= "Failed"`).MatchString(show) || !strings.Contains(show, "Failed: reconcile job ") {
+		t.Errorf("the state after a refresh does not record the failed reconcile:\n%s", show)
+	}
+	// Fix the cause: the apply retries and succeeds; the plan after it is empty.
+	lift()
 	w.mustRun("apply", "-input=false", "-auto-approve")
 	if err := present(nil); err != nil {
 		t.Fatal(err)
+	}
+	if show := w.mustRun("state", "show", "-no-color", "landscaper_installation.app"); !regexp.MustCompile(`phase\s+= "Succeeded"`).MatchString(show) {
+		t.Errorf("the retry did not leave phase Succeeded:\n%s", show)
+	}
+	if out, err := w.run("plan", "-input=false", "-detailed-exitcode"); err != nil {
+		t.Fatalf("plan after the retry is not empty (%v):\n%s", err, out)
 	}
 	w.mustRun("destroy", "-input=false", "-auto-approve")
 	if err := e.configMapsGone("reconciled")(nil); err != nil {
