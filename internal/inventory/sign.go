@@ -74,9 +74,13 @@ func Verify(key []byte, namespace, name string, record []byte, signature string)
 // verification, for the action's user: which Secret, why, and how it is
 // signed again.
 func signatureError(namespace, name string, err error) error {
-	return fmt.Errorf("installation inventory %s/%s: %w. landscaper_reconcile applies only records signed with the "+
-		"installation's reconcile_key; this one was written by a provider build that did not sign records, by another "+
-		"Terraform workspace (after an import), or altered by someone who may write Secrets there, so nothing was applied. "+
-		"The installation's next job signs its records again: run `terraform apply` with a change of the "+
-		"landscaper_installation (any update that runs a job), then invoke the action again", namespace, name, err)
+	why := "it was signed by another Terraform workspace's instance of the installation (before an import), or altered " +
+		"by someone who may write Secrets there"
+	if errors.Is(err, ErrUnsigned) {
+		why = "it was written by a provider build that did not sign records, or its signature was removed"
+	}
+	return fmt.Errorf("installation inventory %s/%s: %w: %s. landscaper_reconcile applies only records signed with the "+
+		"installation's reconcile_key, so nothing was applied. The installation's next job signs its records again: run "+
+		"`terraform apply` with a change of the landscaper_installation (any update that runs a job), then invoke the "+
+		"action again", namespace, name, err, why)
 }

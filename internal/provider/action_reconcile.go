@@ -63,13 +63,13 @@ func (a *reconcileAction) Schema(_ context.Context, _ action.SchemaRequest, resp
 			"installation's inventory records in its target clusters is applied again with the configuration recorded there, so " +
 			"objects deleted or changed by hand come back and Helm releases are upgraded in place — \"redeploy now\" without " +
 			"`taint`, which deletes first. Nothing is rendered again (change the configuration for that). The job runs as the " +
-			"installation's resource instance and its inventory records what it leaves; the installation's next refresh compares " +
-			"what is deployed with its state, so what the job could not put back shows there as drift and the next plan repairs " +
-			"it. Progress shows as the job runs. Deploy items whose deployer reads blueprint files (a Helm chart from the " +
-			"blueprint's own files) get none and fail: apply the installation instead. Trust: the job applies the " +
-			"configurations the inventory Secret records, with the targets' credentials, so whoever may write Secrets in " +
-			"that namespace of a target cluster decides what it applies; invoke it only where nobody with less rights than " +
-			"the targets' credentials can.",
+			"installation's resource instance and its inventory records what it leaves, with the job's outcome: the installation's " +
+			"next refresh reads it, so after a failed job its `phase` is `Failed` and `deploy_item_errors` names what failed " +
+			"and why, and the next plan proposes the update that retries; after a successful one the plan is empty. What " +
+			"the job could not put back also shows as drift. Progress shows as the job runs. Deploy items whose deployer " +
+			"reads blueprint files (a Helm chart from the blueprint's own files) get none and fail: apply the installation " +
+			"instead. The job applies only inventory records the installation signed with its `reconcile_key`, so whoever " +
+			"may write Secrets in a target cluster cannot make it apply anything else.",
 		Attributes: map[string]schema.Attribute{
 			"installation": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The installation's `id` (`<namespace>/<name>`), e.g. `landscaper_installation.app.id`."},

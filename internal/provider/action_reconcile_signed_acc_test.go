@@ -14,6 +14,18 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 )
 
+// inventorySecret is the namespace and name of installation app's
+// inventory Secret (in its target kubeconfig's namespace).
+func (e *accEnv) inventorySecret() (string, string) {
+	e.t.Helper()
+	name := inventory.ParentName(rootName(installationModel{Name: types.StringValue("app"), Namespace: types.StringValue(e.namespace)}))
+	l, err := e.kube.CoreV1().Secrets("").List(context.Background(), metav1.ListOptions{FieldSelector: "metadata.name=" + name})
+	if err != nil || len(l.Items) != 1 {
+		e.t.Fatalf("the installation's inventory Secret %s: %v (%d found)", name, err, len(l.Items))
+	}
+	return l.Items[0].Namespace, name
+}
+
 // alterInventory rewrites the record of installation app's inventory
 // Secret with edit, as someone who may write Secrets in the namespace
 // could, keeping the Secret's signature (or, with unsign, dropping it);
@@ -22,8 +34,8 @@ import (
 func (e *accEnv) alterInventory(edit func([]byte) []byte, unsign bool) (string, func()) {
 	e.t.Helper()
 	ctx := context.Background()
-	name := inventory.ParentName(rootName(installationModel{Name: types.StringValue("app"), Namespace: types.StringValue(e.namespace)}))
-	secrets := e.kube.CoreV1().Secrets(e.namespace)
+	namespace, name := e.inventorySecret()
+	secrets := e.kube.CoreV1().Secrets(namespace)
 	s, err := secrets.Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		e.t.Fatalf("the installation's inventory Secret: %v", err)
@@ -76,7 +88,7 @@ func TestAccReconcileActionSignedRecords(t *testing.T) {
 	w.mustRun("init", "-input=false", "-plugin-dir="+providerMirror(t))
 	w.mustRun("apply", "-input=false", "-auto-approve")
 	present := e.configMapData("reconciled", map[string]string{"a": "b"})
-	secretName := inventory.ParentName(rootName(installationModel{Name: types.StringValue("app"), Namespace: types.StringValue(e.namespace)}))
+	secretNamespace, secretName := e.inventorySecret()
 
 	for _, unsign := range []bool{false, true} {
 		version, restore := e.alterInventory(func(raw []byte) []byte {
@@ -92,13 +104,13 @@ func TestAccReconcileActionSignedRecords(t *testing.T) {
 		if unsign {
 			want = "not signed"
 		}
-		if err == nil || !strings.Contains(out, want) || !strings.Contains(out, e.namespace+"/"+secretName) {
+		if err == nil || !strings.Contains(out, want) || !strings.Contains(out, secretNamespace+"/"+secretName) {
 			t.Errorf("unsigned=%v: the action did not refuse the record naming the Secret (err=%v)", unsign, err)
 		}
 		if err := present(nil); err != nil {
 			t.Errorf("unsigned=%v: the refused reconcile changed the ConfigMap: %v", unsign, err)
 		}
-		s, err := e.kube.CoreV1().Secrets(e.namespace).Get(context.Background(), secretName, metav1.GetOptions{})
+		s, err := e.kube.CoreV1().Secrets(secretNamespace).Get(context.Background(), secretName, metav1.GetOptions{})
 		if err != nil || s.ResourceVersion != version {
 			t.Errorf("unsigned=%v: the refused reconcile wrote the inventory (%v)", unsign, err)
 		}

@@ -68,6 +68,6 @@ func reconcileKeyAttribute() schema.Attribute {
 			"`landscaper_reconcile` action's `reconcile_key`: the action applies only records signed with it, so whoever " +
 			"may write Secrets in a target cluster cannot make it apply anything else. Random per installation, derived " +
 			"from a key in private state, never written to a cluster; sensitive, and in the state like the target " +
-			"kubeconfigs. Known after the installation's first job (for one imported or created by an earlier provider " +
-			"version: after its next update)."}
+			"kubeconfigs. Records are signed by the installation's jobs: one imported, or created by a provider build that " +
+			"did not sign records, has them signed by its next update; until then the action refuses them."}
 }
