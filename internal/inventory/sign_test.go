@@ -130,15 +130,15 @@ func TestVerifyingOpen(t *testing.T) {
 	}
 }
 
-// alter replaces old with new in the record s stores, keeping its signature.
-func alter(t *testing.T, s *slowSecrets, old, new string) *slowSecrets {
+// alter replaces from with to in the record s stores, keeping its signature.
+func alter(t *testing.T, s *slowSecrets, from, to string) *slowSecrets {
 	t.Helper()
 	data := s.stored.Object["data"].(map[string]any)
 	gz, _ := base64.StdEncoding.DecodeString(data[recordKey].(string))
 	raw, err := compress.Gunzip(gz, maxRecordSize)
-	if err != nil || !bytes.Contains(raw, []byte(old)) {
+	if err != nil || !bytes.Contains(raw, []byte(from)) {
 		t.Fatalf("record %s: %v", raw, err)
 	}
-	data[recordKey] = base64.StdEncoding.EncodeToString(gzipped(t, bytes.Replace(raw, []byte(old), []byte(new), 1)))
+	data[recordKey] = base64.StdEncoding.EncodeToString(gzipped(t, bytes.Replace(raw, []byte(from), []byte(to), 1)))
 	return s
 }
