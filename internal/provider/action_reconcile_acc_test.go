@@ -63,7 +63,8 @@ func (e *accEnv) deleteConfigMap(name string) {
 
 // denyConfigMap makes the API server refuse to create the ConfigMap name
 // in the test namespace (a ValidatingAdmissionPolicy, reason Invalid),
-// and waits until it does; the returned func lifts the ban.
+// and waits until it does; the returned func lifts the ban and waits
+// until the API server no longer applies it.
 func (e *accEnv) denyConfigMap(name string) func() {
 	e.t.Helper()
 	ctx := context.Background()
@@ -89,21 +90,28 @@ func (e *accEnv) denyConfigMap(name string) func() {
 	if _, err := adm.ValidatingAdmissionPolicyBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		e.t.Fatal(err)
 	}
-	lift := func() {
+	remove := func() {
 		_ = adm.ValidatingAdmissionPolicyBindings().Delete(ctx, policyName, metav1.DeleteOptions{})
 		_ = adm.ValidatingAdmissionPolicies().Delete(ctx, policyName, metav1.DeleteOptions{})
 	}
-	e.t.Cleanup(lift)
-	// The API server loads policies asynchronously: probe with dry runs.
+	e.t.Cleanup(remove)
+	// The API server loads and drops policies asynchronously: probe with dry runs.
 	probe := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: e.namespace}}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		_, err := e.kube.CoreV1().ConfigMaps(e.namespace).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		if err != nil && strings.Contains(err.Error(), "denied by the test") {
-			return lift
+	waitDenied := func(denied bool) {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			_, err := e.kube.CoreV1().ConfigMaps(e.namespace).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			if (err != nil && strings.Contains(err.Error(), "denied by the test")) == denied {
+				return
+			}
+			if time.Now().After(deadline) {
+				e.t.Fatalf("the admission policy did not take effect (denied=%v): %v", denied, err)
+			}
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("the admission policy did not take effect: %v", err)
-		}
+	}
+	waitDenied(true)
+	return func() {
+		remove()
+		waitDenied(false)
 	}
 }
 

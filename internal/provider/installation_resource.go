@@ -166,7 +166,8 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	refreshed := r.refreshTexts(ctx, &state, snap, resp.Private, &resp.Diagnostics)
 	markDrifted(&state, drifted, &resp.Diagnostics)
 	// After the drift: a failed reconcile's error is what the item shows.
-	reconciled := r.data.readReconciled(ctx, &state, snap, hashKey, &resp.Diagnostics)
+	// Not when the drift check could not reach the clusters.
+	reconciled := err == nil && r.data.readReconciled(ctx, &state, snap, hashKey, &resp.Diagnostics)
 	if len(drifted) == 0 && !rekeyed && !cleared && !refreshed && !reconciled {
 		return
 	}
