@@ -86,6 +86,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.ComponentDigests = rendered.components
 	plan.JobID = types.StringUnknown()
 	plan.JobIDFinished = types.StringUnknown()
+	plan.ReconcileKey = hashKey.reconcileKeyValue()
 	plan.Exports = types.DynamicUnknown()
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)

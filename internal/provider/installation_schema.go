@@ -109,6 +109,7 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"refresh, which the plan then shows being repaired. Empty when every item succeeded."},
 		},
 	}
+	resp.Schema.Attributes["reconcile_key"] = reconcileKeyAttribute()
 	for name, a := range previewAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
