@@ -46,6 +46,10 @@ type reconcileModel struct {
 	Targets      types.List   `tfsdk:"targets"`
 	ReconcileKey types.String `tfsdk:"reconcile_key"`
 	Timeout      types.String `tfsdk:"timeout"`
+
+	// The installation's provider_targets (installation_provider_targets.go).
+	ProviderTargets          types.Map `tfsdk:"provider_targets"`
+	ProviderTargetReferences types.Map `tfsdk:"provider_target_references"`
 }
 
 func (a *reconcileAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -73,9 +77,15 @@ func (a *reconcileAction) Schema(_ context.Context, _ action.SchemaRequest, resp
 		Attributes: map[string]schema.Attribute{
 			"installation": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The installation's `id` (`<namespace>/<name>`), e.g. `landscaper_installation.app.id`."},
-			"targets": schema.ListAttribute{Required: true, ElementType: types.StringType,
+			"targets": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "The Target objects (JSON) of the clusters the installation deploys to, where its inventory " +
-					"is: its target imports, e.g. `[landscaper_target.cluster.target]` (sensitive there, so plans do not show them)."},
+					"is: its target imports, e.g. `[landscaper_target.cluster.target]` (sensitive there, so plans do not show them). " +
+					"An installation whose target imports are `provider_targets` gives those two attributes instead (or as well)."},
+			"provider_targets": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The installation's `provider_targets` (`landscaper_installation.<name>.provider_targets`)."},
+			"provider_target_references": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The installation's `provider_target_references` (`landscaper_installation.<name>." +
+					"provider_target_references`, sensitive there), with `provider_targets`."},
 			"reconcile_key": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "The installation's `reconcile_key` (`landscaper_installation.<name>.reconcile_key`, " +
 					"sensitive there, so plans do not show it). Required in practice: the job applies only inventory records " +
@@ -141,17 +151,8 @@ func (m reconcileModel) parse(ctx context.Context) (root string, targets []api.T
 			"a job since it was imported, or since it was created by a provider build that did not sign records: its next "+
 			"update sets it", name, inventory.KeySize))
 	}
-	var raw []types.String
-	if err := m.Targets.ElementsAs(ctx, &raw, false); err != nil {
-		return "", nil, nil, 0, attrErr(path.Root("targets"), errors.New("must be a list of known Target objects"))
-	}
-	targets = make([]api.Target, 0, len(raw))
-	for i, v := range raw {
-		t, err := parseTarget(v.ValueString(), path.Root("targets").AtListIndex(i))
-		if err != nil {
-			return "", nil, nil, 0, err
-		}
-		targets = append(targets, t)
+	if targets, err = m.targets(ctx); err != nil {
+		return "", nil, nil, 0, err
 	}
 	timeout = defaultJobTimeout
 	if s := m.Timeout.ValueString(); s != "" {
@@ -162,6 +163,41 @@ func (m reconcileModel) parse(ctx context.Context) (root string, targets []api.T
 		timeout = d
 	}
 	return root, targets, key, timeout, nil
+}
+
+// targets are the Targets of targets and of provider_targets; one of
+// them must give some.
+func (m reconcileModel) targets(ctx context.Context) ([]api.Target, error) {
+	var raw []types.String
+	if err := m.Targets.ElementsAs(ctx, &raw, false); err != nil {
+		return nil, attrErr(path.Root("targets"), errors.New("must be a list of known Target objects"))
+	}
+	targets := make([]api.Target, 0, len(raw))
+	for i, v := range raw {
+		t, err := parseTarget(v.ValueString(), path.Root("targets").AtListIndex(i))
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
+	}
+	byImport := map[string]api.Target{}
+	if err := providerTargets(ctx, installationModel{ProviderTargets: m.ProviderTargets,
+		ProviderTargetReferences: m.ProviderTargetReferences}, byImport); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(byImport))
+	for name := range byImport {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		targets = append(targets, byImport[name])
+	}
+	if len(targets) == 0 {
+		return nil, attrErr(path.Root("targets"), errors.New("give the installation's target imports: targets, or "+
+			"provider_targets with provider_target_references"))
+	}
+	return targets, nil
 }
 
 // progressLogger sends the job's progress to Terraform as action progress

@@ -194,3 +194,37 @@ func TestAccReconcileAction(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// An installation whose target import is provider_targets (no
+// landscaper_target in the configuration) is reconciled with the action's
+// provider_targets and provider_target_references.
+func TestAccReconcileAction_providerTargets(t *testing.T) {
+	requireAcc(t)
+	skipWithoutActions(t)
+	e := newAccEnv(t)
+	config := e.providerTargetsInstallation("app", "rec-a") + `
+action "landscaper_reconcile" "now" {
+  config {
+    installation               = landscaper_installation.app.id
+    provider_targets           = landscaper_installation.app.provider_targets
+    provider_target_references = landscaper_installation.app.provider_target_references
+    reconcile_key              = landscaper_installation.app.reconcile_key
+  }
+}
+`
+	w := newCLIWorkspace(t, config)
+	w.mustRun("init", "-input=false", "-plugin-dir="+providerMirror(t))
+	w.mustRun("apply", "-input=false", "-auto-approve")
+	e.deleteConfigMap("rec-a")
+	out := w.mustRun("apply", "-input=false", "-auto-approve", "-invoke=action.landscaper_reconcile.now")
+	if err := e.configMapData("rec-a", map[string]string{"item": "rec-a"})(nil); err != nil {
+		t.Fatalf("the reconcile did not put the ConfigMap back: %v\n%s", err, out)
+	}
+	if out, err := w.run("plan", "-input=false", "-detailed-exitcode"); err != nil {
+		t.Fatalf("plan after the reconcile is not empty (%v):\n%s", err, out)
+	}
+	w.mustRun("destroy", "-input=false", "-auto-approve")
+	if err := e.configMapsGone("rec-a")(nil); err != nil {
+		t.Error(err)
+	}
+}
