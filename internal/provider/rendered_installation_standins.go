@@ -44,13 +44,13 @@ func standIns(ctx context.Context, v types.Dynamic, p path.Path) (map[string]eng
 		sp := p.AtMapKey(sub)
 		obj, ok := byPath[sub].(map[string]any)
 		if !ok {
-			return nil, attrErr(sp, errors.New("must be an object with `data` and/or `targets`"))
+			return nil, attrErr(sp, fmt.Errorf("%q: must be an object with `data` and/or `targets`", sub))
 		}
 		in := engine.StandIn{Data: map[string]any{}, Targets: map[string]api.Target{}}
 		for _, k := range sortedKeys(obj) {
 			m, ok := obj[k].(map[string]any)
 			if obj[k] != nil && !ok {
-				return nil, attrErr(sp.AtMapKey(k), errors.New("must be an object of export name → value"))
+				return nil, attrErr(sp.AtMapKey(k), fmt.Errorf("%q: %s must be an object of export name → value", sub, k))
 			}
 			switch k {
 			case "data":
@@ -61,12 +61,12 @@ func standIns(ctx context.Context, v types.Dynamic, p path.Path) (map[string]eng
 				for name, val := range m {
 					t, err := standInTarget(val, sp.AtMapKey(k).AtMapKey(name))
 					if err != nil {
-						return nil, err
+						return nil, fmt.Errorf("%q: target %q: %w", sub, name, err)
 					}
 					in.Targets[name] = t
 				}
 			default:
-				return nil, attrErr(sp.AtMapKey(k), fmt.Errorf("unknown key %q: only `data` and `targets`", k))
+				return nil, attrErr(sp.AtMapKey(k), fmt.Errorf("%q: unknown key %q: only `data` and `targets`", sub, k))
 			}
 		}
 		out[sub] = in

@@ -102,11 +102,11 @@ func TestAccRenderedInstallationDataSource_subinstallationExports(t *testing.T) 
 			},
 			{
 				Config:      standInTreeConfig(`{ "svc/cluster" = { exports = {} } }`),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Subinstallation Exports.*subinstallation_exports.*unknown key "exports"`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Subinstallation Exports.*"svc/cluster": unknown key "exports"`),
 			},
 			{
 				Config:      standInTreeConfig(`{ "svc/cluster" = { targets = { created = "not a target" } } }`),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Subinstallation Exports.*not a Target object`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Subinstallation Exports.*"svc/cluster": target "created": not a Target object`),
 			},
 		},
 	})
