@@ -2,6 +2,8 @@ package deployer
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
@@ -38,7 +40,20 @@ type PreviewRequest struct {
 	// Capabilities are what the item's cluster offered at the last apply
 	// (CapabilitiesReader); nil: the deployer's defaults.
 	Capabilities *Capabilities
+	// Applied is the item's configuration at its last apply (nil for a
+	// new item). A plan runs before anyone approved the new configuration,
+	// and a blueprint is untrusted: a deployer reaches at plan only the
+	// hosts that apply reached (ErrFetchedAtApply otherwise), so a
+	// blueprint cannot send what it rendered to a host of its choosing
+	// before the user approved the plan.
+	Applied json.RawMessage
 }
+
+// ErrFetchedAtApply is wrapped by a Preview error for an item whose
+// preview would reach a host its last apply did not: the item is shown
+// as not previewed, without a warning (every new item of a remote chart
+// gets it).
+var ErrFetchedAtApply = errors.New("fetched at apply, not at plan")
 
 // Preview is what an item deploys.
 type Preview struct {

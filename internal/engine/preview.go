@@ -19,7 +19,7 @@ type RenderedInstallation = installation.RenderedInstallation
 // provider status of its last apply in prev (nil: none; a Helm release's
 // next revision depends on it) and its target as the next apply resolves
 // it, or the one it was last applied with when the selector cannot be
-// resolved now. Requests come in the tree's item order.
+// resolved now, and its configuration at that apply (Applied). Requests come in the tree's item order.
 func PreviewItems(tree *RenderedTree, prev *Snapshot) []deployer.PreviewRequest {
 	byPath := make(map[string]RenderedInstallation, len(tree.Installations))
 	for _, in := range tree.Installations {
@@ -38,14 +38,15 @@ func PreviewItems(tree *RenderedTree, prev *Snapshot) []deployer.PreviewRequest 
 		if t, err := in.Target(it.Target); err == nil {
 			item.Target = t
 		}
+		var applied []byte
 		if p := recorded[it.ID]; p != nil {
-			item.ProviderStatus = p.ProviderStatus
+			item.ProviderStatus, applied = p.ProviderStatus, p.Config
 			if item.Target == nil && p.AppliedTarget != nil {
 				t := *p.AppliedTarget
 				item.Target = &t
 			}
 		}
-		out = append(out, deployer.PreviewRequest{Item: item})
+		out = append(out, deployer.PreviewRequest{Item: item, Applied: applied})
 	}
 	return out
 }
@@ -69,7 +70,7 @@ func RecordedPreviewItems(snap *Snapshot, root *blueprint.Blueprint, comp *bluep
 			if t, err := execution.AppliedTarget(w.in.Targets, it); err == nil {
 				item.Target = t
 			}
-			out = append(out, deployer.PreviewRequest{Item: item})
+			out = append(out, deployer.PreviewRequest{Item: item, Applied: it.Config})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Item.ID < out[j].Item.ID })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -166,6 +167,9 @@ func (d *providerData) collectTexts(shown []instance.ItemText, out map[string]st
 		if it.Err != nil {
 			msg := d.security.scrub(it.Err.Error())
 			out[it.ID] = noPreview + strings.ReplaceAll(msg, "\n", "\n# ") + "\n"
+			if errors.Is(it.Err, deployer.ErrFetchedAtApply) {
+				continue // by design, for every new remote chart: the text says so
+			}
 			addWarning(diags, d.security, "Deploy Item Not Previewed", attrErr(path.Root("deploy_item_objects"),
 				fmt.Errorf("deploy item %s: %w", it.ID, it.Err)))
 			continue

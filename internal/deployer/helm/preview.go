@@ -39,6 +39,8 @@ const (
 // Apply applies. The chart is rendered twice: values that differ between
 // the two renderings (random passwords, generated certificates) show as
 // deployer.Generated, so the same request always gives the same objects.
+// A remote chart is fetched only from a host the item's last apply
+// fetched from (checkPlanFetch).
 func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (deployer.Preview, error) {
 	cfg, err := ParseConfig(req.Item.Config)
 	if err != nil {
@@ -46,6 +48,9 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	}
 	prev, err := decodeStatus(req.Item.ProviderStatus)
 	if err != nil {
+		return deployer.Preview{}, err
+	}
+	if err := checkPlanFetch(cfg.Chart, req.Applied); err != nil {
 		return deployer.Preview{}, err
 	}
 	ch, _, err := loadChart(ctx, cfg.Chart, req.Item.Files, d.resources)

@@ -1,0 +1,65 @@
+package provider
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A plan fetches a remote Helm chart only from a host the item's last
+// apply fetched from (security.md, "Reach the network at plan"): the plan
+// that creates an item of a chart URL sends the chart's host no request
+// and shows the item as not previewed, without a warning; after the apply,
+// a plan of new values fetches the chart from that host and shows them.
+func TestAccInstallation_helmChartNotFetchedAtPlan(t *testing.T) {
+	requireAcc(t)
+	e := newAccEnv(t)
+	tgz := (&ociLandscape{t: t}).archive("chart", "greeting/")
+	var requests atomic.Int32
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		_, _ = w.Write(tgz)
+	}))
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	config := func(greeting string) string {
+		items := fmt.Sprintf(`- name: remote
+  type: landscaper.gardener.cloud/helm
+  target: {import: cluster}
+  config:
+    apiVersion: helm.deployer.landscaper.gardener.cloud/v1alpha1
+    kind: ProviderConfiguration
+    name: remote
+    namespace: %s
+    chart: {archive: {remote: {url: %q}}}
+    values: {name: remote-chart, greeting: %s, component: none}
+`, e.namespace, srv.URL+"/greeting-0.1.0.tgz", greeting)
+		return inlineInstallation(e.targetHCL, "app", e.namespace, items)
+	}
+	w := newCLIWorkspace(t, config("hello"))
+	out := w.mustRun("plan", "-input=false", "-no-color")
+	if requests.Load() != 0 || !strings.Contains(out, "no preview: the chart is fetched at apply, not at plan") ||
+		strings.Contains(out, "Deploy Item Not Previewed") {
+		t.Fatalf("the create's plan sent %d requests to the chart's host or did not say it is not previewed:\n%s", requests.Load(), out)
+	}
+	w.mustRun("apply", "-input=false", "-auto-approve")
+	if err := e.configMapData("remote-chart", map[string]string{"greeting": "hello", "component": "none"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	w.write(config("hi"))
+	requests.Store(0)
+	out = w.mustRun("plan", "-input=false", "-no-color")
+	if requests.Load() == 0 || !strings.Contains(out, "greeting: hi") {
+		t.Errorf("the plan of new values did not preview the chart from the applied host (%d requests):\n%s", requests.Load(), out)
+	}
+	w.mustRun("destroy", "-input=false", "-auto-approve")
+}
