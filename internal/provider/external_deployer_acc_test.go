@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testdeployer"
 )
@@ -31,7 +32,7 @@ type extEnv struct {
 
 func newExtEnv(t *testing.T, flags ...string) *extEnv {
 	t.Helper()
-	e := &extEnv{accEnv: newAccEnv(t), client: testdeployer.Client(t)}
+	e := &extEnv{accEnv: newAccEnv(t), client: landscaperfixture.Client(t)}
 	testdeployer.Start(t, testdeployer.Build(t), localcluster.KubeconfigPath(t), e.namespace, flags...)
 	return e
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/deployertest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testdeployer"
 )
@@ -44,7 +45,7 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	w := &world{client: testdeployer.Client(t), namespace: localcluster.Namespace(t), target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t))}
+	w := &world{client: landscaperfixture.Client(t), namespace: localcluster.Namespace(t), target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t))}
 	testdeployer.Start(t, testdeployer.Build(t), localcluster.KubeconfigPath(t), w.namespace)
 	return w
 }

@@ -1,4 +1,4 @@
-package testdeployer
+package landscaperfixture
 
 import (
 	"context"
@@ -8,13 +8,12 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 
-// Client returns a dynamic client of the test's local cluster that has
-// Landscaper's CRDs (DeployItem, Target, Context) installed: what a test
-// of external deployers needs before it starts the test deployer.
+// Client returns a dynamic client of the test's local cluster, whose API
+// server then serves Landscaper's kinds (EnsureCRDs): what a test of
+// external deployers needs before it starts the test deployer.
 func Client(t testing.TB) dynamic.Interface {
 	t.Helper()
 	config := localcluster.RESTConfig(t)
@@ -27,7 +26,7 @@ func Client(t testing.TB) dynamic.Interface {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := landscaperfixture.EnsureCRDs(ctx, client); err != nil {
+	if err := EnsureCRDs(ctx, client); err != nil {
 		t.Fatal(err)
 	}
 	return client
