@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -36,7 +37,7 @@ aws-credentials:
 		"aws-provider-type": map[string]any{"type": "aws", "creds": map[string]any{"accessKeyID": "id", "accessKeySec": "sec"}},
 		"gcp-provider-type": "gcp",
 	}
-	got, err := MapImportData(m, imports)
+	got, err := MapImportData(context.Background(), m, imports)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ fromImport: (( region ))
 		"gcp-credentials": map[string]any{"serviceaccount.yaml": "sa"},
 		"with.dot":        1,
 	}
-	got, err := MapExportData(m, exports, map[string]any{"region": "eu", "identifier": "shadowed"})
+	got, err := MapExportData(context.Background(), m, exports, map[string]any{"region": "eu", "identifier": "shadowed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestMapImportData_Errors(t *testing.T) {
 		"exec is disabled":     `x: (( exec("id") ))`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := MapImportData(mappings(t, doc), map[string]any{})
+			_, err := MapImportData(context.Background(), mappings(t, doc), map[string]any{})
 			if err == nil || !strings.Contains(err.Error(), `importDataMappings "x"`) {
 				t.Fatalf("want an error naming the mapping, got %v", err)
 			}
@@ -122,7 +123,7 @@ configmapDataIn:
   key7: (( configmapData1.value ))
   key8: (( configmapData2.value ))
 `)
-	got, err := MapImportData(m, map[string]any{
+	got, err := MapImportData(context.Background(), m, map[string]any{
 		"configmapData1": map[string]any{"value": "v1"},
 		"configmapData2": map[string]any{"value": float64(2)},
 	})

@@ -151,7 +151,7 @@ func FuzzMapData(f *testing.F) {
 			return
 		}
 		m := map[string]json.RawMessage{"k": raw, "structured": json.RawMessage(`{"a": ` + string(raw) + `}`)}
-		_, _ = MapImportData(m, values)
-		_, _ = MapExportData(m, values, values)
+		_, _ = MapImportData(context.Background(), m, values)
+		_, _ = MapExportData(context.Background(), m, values, values)
 	})
 }

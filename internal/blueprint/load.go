@@ -62,8 +62,10 @@ func (b *Blueprint) WithContext(ctx context.Context) *Blueprint {
 	return &c
 }
 
-// context is the context executions run under.
-func (b *Blueprint) context() context.Context {
+// RenderContext is the context executions run under (WithContext): the
+// engine evaluates an installation's data mappings under it too, so the
+// user's render limits and an interrupt bound them like the templates.
+func (b *Blueprint) RenderContext() context.Context {
 	if b.renderCtx == nil {
 		return context.Background()
 	}

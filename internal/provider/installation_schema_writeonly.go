@@ -34,7 +34,8 @@ func writeOnlyImportAttributes() map[string]schema.Attribute {
 				"configuration held one are therefore not checked for drift. Terraform does not compare write-only values " +
 				"with anything stored, so change `data_wo_version` to run a job with new values (a changed value that changes " +
 				"the rendered deploy items or the imports hash shows in the plan as well). The names must differ from those " +
-				"of `data`."},
+				"of `data`. Every value inside must be a string of at least 4 characters: the mask works on text, so numbers, " +
+				"bools and shorter strings are refused (give those in `data`)."},
 		"data_wo_version": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "Any number; changing it runs a job with the current `data_wo` (the Terraform convention " +
 				"for write-only values)."},
@@ -93,7 +94,60 @@ func writeOnlyData(ctx context.Context, im importsModel, data map[string]any) (m
 		sort.Strings(dup)
 		return nil, attrErr(p, fmt.Errorf("imports %q are also given in data", dup))
 	}
+	if err := maskable(obj, ""); err != nil {
+		return nil, attrErr(p, err)
+	}
 	return obj, nil
+}
+
+// maskable reports the first value inside v (at path at) that the mask
+// could not keep out of what a job stores: write-only values are hidden
+// by replacing their text (maskWriteOnly), which works for strings of at
+// least minWriteOnlyLen characters; a number, a bool or a short string
+// would be kept as it is, or mask every "true" or "80" of the snapshot.
+func maskable(v any, at string) error {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		if len(x) < minWriteOnlyLen {
+			return fmt.Errorf("%s: a write-only string must have at least %d characters to be kept out of what is stored; "+
+				"give a value that short in imports.data", at, minWriteOnlyLen)
+		}
+		return nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := maskable(x[k], joinPath(at, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []any:
+		for i, e := range x {
+			if err := maskable(e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	kind := "number"
+	if _, ok := v.(bool); ok {
+		kind = "bool"
+	}
+	return fmt.Errorf("%s: only strings can be write-only (a %s cannot be kept out of what is stored); "+
+		"give it in imports.data", at, kind)
+}
+
+func joinPath(at, k string) string {
+	if at == "" {
+		return k
+	}
+	return at + "." + k
 }
 
 // attrErrOrNil is attrErr for a possibly nil error; errUnknownValue is

@@ -138,6 +138,14 @@ func TestAccInstallation_writeOnlyImports(t *testing.T) {
 	if job3 := currentJob(t, w); job3 == job2 {
 		t.Errorf("a changed data_wo_version alone ran no job (job_id %s)", job2)
 	}
+	// A value the mask cannot hide is refused at plan, naming where it is.
+	w.env = append(w.env, "TF_VAR_token=abc")
+	if out, err := w.run("plan", "-input=false"); err == nil ||
+		!strings.Contains(out, "token: a write-only string must have at least 4") {
+		t.Errorf("a 3-character write-only value was not refused at plan (%v):\n%s", err, out)
+	}
+	w.env = append(w.env, "TF_VAR_token="+second) // destroy plans (refreshes) the configuration first
+
 	w.mustRun("destroy", "-input=false", "-auto-approve")
 	if err := e.configMapsGone("write-only")(nil); err != nil {
 		t.Error(err)

@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -51,7 +52,7 @@ func (r *run) init() error {
 
 // mapImports adds the values of the import data mappings to the data
 // imports; mapped names win over imported ones.
-func mapImports(in blueprint.Imports, mappings map[string]json.RawMessage) (blueprint.Imports, error) {
+func mapImports(ctx context.Context, in blueprint.Imports, mappings map[string]json.RawMessage) (blueprint.Imports, error) {
 	if len(mappings) == 0 {
 		return in, nil
 	}
@@ -59,7 +60,7 @@ func mapImports(in blueprint.Imports, mappings map[string]json.RawMessage) (blue
 	if err != nil {
 		return in, err
 	}
-	mapped, err := blueprint.MapImportData(mappings, values)
+	mapped, err := blueprint.MapImportData(ctx, mappings, values)
 	if err != nil {
 		return in, err
 	}
