@@ -258,7 +258,9 @@ func TestAccExternalDeployer_progressingTimeout(t *testing.T) {
 // a minute, and returns once the deployer works on it.
 func (e *extEnv) slowApply(res string) (w *cliWorkspace, cmd *exec.Cmd, wait func() (string, error)) {
 	e.t.Helper()
-	w = newCLIWorkspace(e.t, e.providerTimeoutsHCL("")+inlineInstallation(e.targetHCL, res, e.namespace, e.externalItem("slow", "", "1", "1m")))
+	// Slow to install only: the replacement of a tainted create deletes
+	// it through the deployer at once.
+	w = newCLIWorkspace(e.t, e.providerTimeoutsHCL("")+inlineInstallation(e.targetHCL, res, e.namespace, e.externalItem("slow", "", "1", "1m, delayInstallOnly: true")))
 	cmd, wait = w.start("apply", "-auto-approve", "-input=false")
 	e.awaitDeployItem("slow", phaseIs("Progressing"))
 	return w, cmd, wait
