@@ -80,7 +80,14 @@ type RootSpec struct {
 	// besides apiVersion, kind and metadata), which every deploy item of
 	// the tree gets (deployer.Item.Context); nil: none.
 	Context map[string]any
+	// StandIns, for Render only, give the exports of subinstallations by
+	// path instead of rendering them (installation.RenderTreeWith); Apply
+	// refuses a spec with any.
+	StandIns map[string]StandIn
 }
+
+// StandIn is the exports standing in for one subinstallation in Render.
+type StandIn = installation.StandIn
 
 // DeleteOptions modify Delete; they travel unchanged to every deployer.
 type DeleteOptions = deployer.DeleteOptions
@@ -94,6 +101,10 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	j.LandscaperContext = spec.Context
 	prevRoot := rootOf(prev)
 	if err := validateSpec(spec); err != nil {
+		return failedJob(j, spec.Name, prevRoot, err), err
+	}
+	if len(spec.StandIns) > 0 {
+		err := failure.NewTerminal("InvalidInstallation", errors.New("stand-in exports of subinstallations are for rendering only"))
 		return failedJob(j, spec.Name, prevRoot, err), err
 	}
 	if prevRoot != nil && !snapshot.Finished(prevRoot.JobID, prevRoot.JobIDFinished) {
@@ -142,7 +153,7 @@ func renderTree(spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedT
 			tree, err = nil, failure.FromPanic("rendering", p)
 		}
 	}()
-	return installation.RenderTree(rootInstallation(spec), prevRoot)
+	return installation.RenderTreeWith(rootInstallation(spec), prevRoot, spec.StandIns)
 }
 
 func (e *Engine) newJob(ctx context.Context) *job.Job {

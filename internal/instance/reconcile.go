@@ -15,27 +15,42 @@ import (
 // resource (the landscaper_reconcile action): every deploy item its
 // inventory records in the clusters of targets is applied again with the
 // configuration recorded there (engine.Replay), as the instance that owns
-// the inventory, and the inventory records what the job leaves. The
-// resource's state is not touched: its next refresh compares what is
-// deployed with its snapshot, and what the job could not put back shows
-// as drift, which its next plan repairs. The error lists every failed
-// deploy item.
-func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target) (*engine.Snapshot, error) {
+// the inventory, and the inventory records what the job leaves.
+//
+// The records are the job's input, and whoever may write Secrets where
+// they are can change them: the job reads only records signed with key,
+// the installation's reconcile key (inventory.Recorder.SignWith), and
+// fails before it applies anything when one is not. It signs what it
+// writes with key too.
+//
+// The resource's state is not touched (an action cannot write it): the
+// job's outcome — phase, job ID, failed items and their errors — is
+// recorded in the inventory (inventory.Reconciled), where the resource's
+// next refresh reads it (Reconciled), so a failed job shows as phase
+// Failed and the next plan proposes the retry. The error lists every
+// failed deploy item.
+func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target, key []byte) (*engine.Snapshot, error) {
+	if len(key) != inventory.KeySize {
+		return nil, fmt.Errorf("installation %s: reconcile_key must be the installation's reconcile_key (%d bytes), "+
+			"e.g. landscaper_installation.<name>.reconcile_key", root, inventory.KeySize)
+	}
 	owner, err := inventory.Owner(ctx, r.Pool, root, targets)
 	if err != nil {
 		return nil, err
 	}
-	prev, ignored, err := inventory.Load(ctx, r.Pool, root, owner, targets)
+	e, rec, finish := r.recorded(ctx, root, owner)
+	rec.SignWith(key, true)
+	prev, err := rec.Load(ctx, targets)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, finish())
 	}
 	if owner == "" || prev.Empty() {
 		return nil, errors.Join(fmt.Errorf("installation %s: no inventory found in the clusters of the given targets (%d): "+
 			"nothing was deployed there, or the targets are not the installation's target imports", root, len(targets)),
-			ignoredError(ignored))
+			ignoredError(rec.Ignored()), finish())
 	}
-	e, _, finish := r.recorded(ctx, root, owner)
 	snap, err := e.Replay(ctx, prev)
+	rec.Reconciled(reconciledOf(snap, err))
 	err = errors.Join(err, finish())
 	if err == nil && snap.RootPhase() != api.InstallationPhaseSucceeded {
 		err = fmt.Errorf("installation %s ended in phase %s", root, snap.RootPhase())
@@ -44,6 +59,45 @@ func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target
 		err = failureReport(snap, err)
 	}
 	return snap, err
+}
+
+// reconciledOf is what the inventory records of a reconcile job that
+// left snap with err: the root's phase and last error, and every failed
+// deploy item of the tree with its last error.
+func reconciledOf(snap *engine.Snapshot, err error) inventory.Reconciled {
+	o := inventory.Reconciled{JobID: snap.Root.JobID, Phase: snap.RootPhase()}
+	if err != nil && o.Phase == api.InstallationPhaseSucceeded {
+		o.Phase = api.InstallationPhaseFailed
+	}
+	if o.Phase == api.InstallationPhaseSucceeded {
+		return o
+	}
+	if snap.Root.LastError != nil {
+		o.Message = snap.Root.LastError.Message
+	}
+	o.Errors = map[string]string{}
+	for _, in := range snap.Installations() {
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			if it.Phase != api.DeployItemPhaseSucceeded {
+				msg := string(it.Phase)
+				if it.LastError != nil {
+					msg = it.LastError.Message
+				}
+				o.Errors[it.ID] = msg
+			}
+		}
+	}
+	return o
+}
+
+// Reconciled returns the outcome of the newest landscaper_reconcile job
+// of root installation root that its parents in the clusters of targets
+// record signed with key (inventory.ReadReconciled); nil when there is none.
+func (r Runner) Reconciled(ctx context.Context, root string, targets []api.Target, key []byte) (*inventory.Reconciled, error) {
+	return inventory.ReadReconciled(ctx, r.Pool, root, targets, key)
 }
 
 // ignoredError reports the Secrets that had an inventory's name but were

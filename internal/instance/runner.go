@@ -33,6 +33,10 @@ type Runner struct {
 	// Mask, when set, masks in a copy of the job's snapshot what may not
 	// leave Terraform (write-only values) before the inventory keeps it.
 	Mask func(*engine.Snapshot)
+	// SignKey, when set, is the installation's reconcile key: the
+	// inventory records the jobs write are signed with it
+	// (inventory/sign.go), so landscaper_reconcile applies them.
+	SignKey []byte
 }
 
 // engine is the Engine with the request's logger.
@@ -49,6 +53,7 @@ func (r Runner) engine() *engine.Engine {
 func (r Runner) recorded(ctx context.Context, root, instance string) (e *engine.Engine, rec *inventory.Recorder, finish func() error) {
 	e = r.engine()
 	rec = inventory.NewRecorder(r.Pool, root, instance)
+	rec.SignWith(r.SignKey, false)
 	e.Deployers = rec.Wrap(e.Deployers)
 	return e, rec, func() error {
 		// Also after an interrupt: what was deployed must be recorded.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"io"
 	"sort"
 	"strings"
@@ -62,9 +63,12 @@ type Record struct {
 	Installation string `json:"installation"`
 	Instance     string `json:"instance"`
 	// Kept is opaque to the inventory; before Items, which encode
-	// writes after the rest.
-	Kept  json.RawMessage `json:"kept,omitempty"`
-	Items []Item          `json:"items"`
+	// writes after the rest, as Reconciled.
+	Kept json.RawMessage `json:"kept,omitempty"`
+	// Reconciled is the outcome of the last landscaper_reconcile job;
+	// the installation's next job of its own drops it.
+	Reconciled *Reconciled `json:"reconciled,omitempty"`
+	Items      []Item      `json:"items"`
 }
 
 // Item is one deploy item as far as rebuilding needs it, and the group
@@ -132,18 +136,30 @@ func newEntry(it Item) (entry, error) {
 type content struct {
 	installation, instance string
 	kept                   json.RawMessage
+	reconciled             *Reconciled
 	items                  []entry
+	// key signs the record (sign.go); unsigned without one.
+	key []byte
 }
 
-// encode puts the record's JSON (the same as json.Marshal of a Record)
+// encode is encodeSigned of a parent in namespace, without a signature.
+func (c content) encode(namespace string) (record []byte, groupKinds, namespaces string, err error) {
+	record, _, groupKinds, namespaces, err = c.encodeSigned(namespace, "")
+	return record, groupKinds, namespaces, err
+}
+
+// encodeSigned puts the record's JSON (the same as json.Marshal of a Record)
 // together from the items' encodings and gzips it, for speed over size —
 // it is rewritten many times per job; it also returns the group kinds and
 // other namespaces of the members, as the ApplySet annotations list them.
-func (c content) encode(namespace string) (record []byte, groupKinds, namespaces string, err error) {
+// With a key, signature is the record's signature as the parent name in
+// namespace keeps it (Sign), made from the same bytes as they are written.
+func (c content) encodeSigned(namespace, name string) (record []byte, signature, groupKinds, namespaces string, err error) {
 	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
-	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance, Kept: c.kept})
+	head, err := json.Marshal(Record{Version: recordVersion, Installation: c.installation, Instance: c.instance, Kept: c.kept,
+		Reconciled: c.reconciled})
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	// head ends in `"items":null}`: the items go in its place.
 	head = bytes.TrimSuffix(head, []byte("null}"))
@@ -152,7 +168,7 @@ func (c content) encode(namespace string) (record []byte, groupKinds, namespaces
 		size += len(e.raw) + 1
 	}
 	if size > maxRecordSize {
-		return nil, "", "", fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
+		return nil, "", "", "", fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
 			"split the installation, so that fewer items deploy to one cluster", len(c.items), size, maxRecordSize)
 	}
 	var buf bytes.Buffer
@@ -162,14 +178,20 @@ func (c content) encode(namespace string) (record []byte, groupKinds, namespaces
 	}
 	defer gzipWriters.Put(zw)
 	zw.Reset(&buf)
-	_, _ = zw.Write(head)
-	_, _ = zw.Write([]byte("["))
+	var w io.Writer = zw
+	var mac hash.Hash
+	if c.key != nil {
+		mac = newMAC(c.key, namespace, name)
+		w = io.MultiWriter(zw, mac)
+	}
+	_, _ = w.Write(head)
+	_, _ = w.Write([]byte("["))
 	gks, nss := map[string]bool{}, map[string]bool{}
 	for i, e := range c.items {
 		if i > 0 {
-			_, _ = zw.Write([]byte(","))
+			_, _ = w.Write([]byte(","))
 		}
-		_, _ = zw.Write(e.raw)
+		_, _ = w.Write(e.raw)
 		for _, k := range e.kinds {
 			gks[k] = true
 		}
@@ -177,11 +199,14 @@ func (c content) encode(namespace string) (record []byte, groupKinds, namespaces
 			nss[ns] = ns != namespace
 		}
 	}
-	_, _ = zw.Write([]byte("]}"))
+	_, _ = w.Write([]byte("]}"))
 	if err := zw.Close(); err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
-	return buf.Bytes(), joinSorted(gks), joinSorted(nss), nil
+	if mac != nil {
+		signature = hex.EncodeToString(mac.Sum(nil))
+	}
+	return buf.Bytes(), signature, joinSorted(gks), joinSorted(nss), nil
 }
 
 func (c content) labels(name, namespace string) map[string]string {
@@ -200,9 +225,13 @@ func (c content) annotations(groupKinds, namespaces string) map[string]string {
 // apply would take as a field this manager owns), built directly — the
 // converter's reflection cost more than the rest of a write but the gzip.
 func (c content) object(name, namespace string) (*unstructured.Unstructured, error) {
-	record, gks, nss, err := c.encode(namespace)
+	record, signature, gks, nss, err := c.encodeSigned(namespace, name)
 	if err != nil {
 		return nil, err
+	}
+	data := map[string]any{recordKey: base64.StdEncoding.EncodeToString(record)}
+	if signature != "" {
+		data[signatureKey] = base64.StdEncoding.EncodeToString([]byte(signature))
 	}
 	labels, annotations := map[string]any{}, map[string]any{}
 	for k, v := range c.labels(name, namespace) {
@@ -215,7 +244,7 @@ func (c content) object(name, namespace string) (*unstructured.Unstructured, err
 		"apiVersion": "v1", "kind": "Secret",
 		"metadata": map[string]any{"name": name, "namespace": namespace, "labels": labels, "annotations": annotations},
 		"type":     string(secretType),
-		"data":     map[string]any{recordKey: base64.StdEncoding.EncodeToString(record)},
+		"data":     data,
 	}}, nil
 }
 
@@ -243,19 +272,25 @@ const maxRecordSize = 64 << 20
 
 // readRecord decodes a parent's record.
 func readRecord(s *corev1.Secret) (Record, error) {
-	var rec Record
-	raw, err := compress.Gunzip(s.Data[recordKey], maxRecordSize)
+	rec, _, err := readRecordBytes(s)
+	return rec, err
+}
+
+// readRecordBytes decodes a parent's record and returns it with its
+// uncompressed bytes, which its signature covers.
+func readRecordBytes(s *corev1.Secret) (rec Record, raw []byte, err error) {
+	raw, err = compress.Gunzip(s.Data[recordKey], maxRecordSize)
 	if err != nil {
-		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
+		return rec, nil, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
 	}
 	if err := json.Unmarshal(raw, &rec); err != nil {
-		return rec, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
+		return rec, raw, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
 	}
 	if rec.Version != recordVersion {
-		return rec, fmt.Errorf("inventory %s/%s: %w: version %d (this provider writes version %d; a newer provider wrote it)",
+		return rec, raw, fmt.Errorf("inventory %s/%s: %w: version %d (this provider writes version %d; a newer provider wrote it)",
 			s.Namespace, s.Name, errUnsupportedVersion, rec.Version, recordVersion)
 	}
-	return rec, nil
+	return rec, raw, nil
 }
 
 // joinSorted joins the keys set to true, sorted and comma-separated as

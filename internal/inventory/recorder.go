@@ -27,6 +27,11 @@ type Recorder struct {
 	// state besides the target imports' (Load).
 	homes []api.Target
 
+	// key signs what the job writes; verify refuses unsigned records
+	// (SignWith).
+	key    []byte
+	verify bool
+
 	mu       sync.Mutex
 	clusters map[*target.Clients]*parent
 	targets  map[*target.Clients]api.Target // the target each cluster was first reached through
@@ -75,6 +80,7 @@ func (r *Recorder) parentOf(t *api.Target) (*parent, error) {
 	p, ok := r.clusters[clients]
 	if !ok {
 		p = newParent(clients, r.root, r.instance)
+		p.key, p.verify = r.key, r.verify
 		r.clusters[clients] = p
 		r.targets[clients] = *t
 	}

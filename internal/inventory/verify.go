@@ -43,6 +43,19 @@ type parentRead struct {
 	// ignored says why that Secret is not this installation's parent;
 	// "" when it is. An ignored parent records nothing.
 	ignored string
+	// raw is the record's uncompressed JSON and signature the Secret's
+	// signature of it (sign.go), "" when it has none.
+	raw       []byte
+	signature string
+}
+
+// verify checks f's record against its signature under key (Verify),
+// with an error for the action's user naming the Secret.
+func (f parentRead) verify(key []byte, namespace, name string) error {
+	if err := Verify(key, namespace, name, f.raw, f.signature); err != nil {
+		return signatureError(namespace, name, err)
+	}
+	return nil
 }
 
 // fetch reads the parent name of root installation root in namespace.
@@ -63,7 +76,7 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 		f.ignored = why
 		return f, nil
 	}
-	rec, err := readRecord(&s)
+	rec, raw, err := readRecordBytes(&s)
 	switch {
 	case errors.Is(err, errUnsupportedVersion):
 		return f, err
@@ -75,7 +88,7 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 		f.ignored = why
 		return f, nil
 	}
-	f.rec = rec
+	f.rec, f.raw, f.signature = rec, raw, string(s.Data[signatureKey])
 	return f, nil
 }
 

@@ -66,6 +66,14 @@ type parent struct {
 	// badItem is an item that could not be encoded (invalid JSON in its
 	// config or status): never recorded, so the job must fail.
 	badItem error
+
+	// key signs every write (sign.go); with verify, open refuses a
+	// record that is not signed with it (Recorder.SignWith).
+	key    []byte
+	verify bool
+	// reconciled is the outcome a reconcile job records (Recorder.Reconciled);
+	// nil in every other job, whose writes drop an earlier one.
+	reconciled *Reconciled
 }
 
 // newParent is the parent of root in c's cluster. Its writes ask for
@@ -108,6 +116,11 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			return err
 		}
 		p.ignored, p.ignoredUID = f.ignored, f.uid
+		if p.verify && f.exists && f.ignored == "" {
+			if err := f.verify(p.key, p.namespace, p.name); err != nil {
+				return err
+			}
+		}
 		if f.exists && f.ignored == "" {
 			p.found, p.recorded = true, f.rec.Items
 			p.mu.Lock()
@@ -198,7 +211,8 @@ func (p *parent) drain() {
 
 // contentLocked is the record to write now. Holds p.mu.
 func (p *parent) contentLocked() content {
-	c := content{installation: p.root, instance: p.instance, kept: p.kept, items: make([]entry, 0, len(p.items))}
+	c := content{installation: p.root, instance: p.instance, kept: p.kept, reconciled: p.reconciled, key: p.key,
+		items: make([]entry, 0, len(p.items))}
 	for _, e := range p.items {
 		c.items = append(c.items, e)
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 )
 
 var _ action.ActionWithConfigure = (*reconcileAction)(nil)
@@ -42,7 +44,12 @@ type reconcileAction struct {
 type reconcileModel struct {
 	Installation types.String `tfsdk:"installation"`
 	Targets      types.List   `tfsdk:"targets"`
+	ReconcileKey types.String `tfsdk:"reconcile_key"`
 	Timeout      types.String `tfsdk:"timeout"`
+
+	// The installation's provider_targets (installation_provider_targets.go).
+	ProviderTargets          types.Map `tfsdk:"provider_targets"`
+	ProviderTargetReferences types.Map `tfsdk:"provider_target_references"`
 }
 
 func (a *reconcileAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -60,19 +67,31 @@ func (a *reconcileAction) Schema(_ context.Context, _ action.SchemaRequest, resp
 			"installation's inventory records in its target clusters is applied again with the configuration recorded there, so " +
 			"objects deleted or changed by hand come back and Helm releases are upgraded in place — \"redeploy now\" without " +
 			"`taint`, which deletes first. Nothing is rendered again (change the configuration for that). The job runs as the " +
-			"installation's resource instance and its inventory records what it leaves; the installation's next refresh compares " +
-			"what is deployed with its state, so what the job could not put back shows there as drift and the next plan repairs " +
-			"it. Progress shows as the job runs. Deploy items whose deployer reads blueprint files (a Helm chart from the " +
-			"blueprint's own files) get none and fail: apply the installation instead. Trust: the job applies the " +
-			"configurations the inventory Secret records, with the targets' credentials, so whoever may write Secrets in " +
-			"that namespace of a target cluster decides what it applies; invoke it only where nobody with less rights than " +
-			"the targets' credentials can.",
+			"installation's resource instance and its inventory records what it leaves, with the job's outcome: the installation's " +
+			"next refresh reads it, so after a failed job its `phase` is `Failed` and `deploy_item_errors` names what failed " +
+			"and why, and the next plan proposes the update that retries; after a successful one the plan is empty. What " +
+			"the job could not put back also shows as drift. Progress shows as the job runs. Deploy items whose deployer " +
+			"reads blueprint files (a Helm chart from the blueprint's own files) get none and fail: apply the installation " +
+			"instead. The job applies only inventory records the installation signed with its `reconcile_key`, so whoever " +
+			"may write Secrets in a target cluster cannot make it apply anything else.",
 		Attributes: map[string]schema.Attribute{
 			"installation": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The installation's `id` (`<namespace>/<name>`), e.g. `landscaper_installation.app.id`."},
-			"targets": schema.ListAttribute{Required: true, ElementType: types.StringType,
+			"targets": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "The Target objects (JSON) of the clusters the installation deploys to, where its inventory " +
-					"is: its target imports, e.g. `[landscaper_target.cluster.target]` (sensitive there, so plans do not show them)."},
+					"is: its target imports, e.g. `[landscaper_target.cluster.target]` (sensitive there, so plans do not show them). " +
+					"An installation whose target imports are `provider_targets` gives those two attributes instead (or as well)."},
+			"provider_targets": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The installation's `provider_targets` (`landscaper_installation.<name>.provider_targets`)."},
+			"provider_target_references": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The installation's `provider_target_references` (`landscaper_installation.<name>." +
+					"provider_target_references`, sensitive there), with `provider_targets`."},
+			"reconcile_key": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The installation's `reconcile_key` (`landscaper_installation.<name>.reconcile_key`, " +
+					"sensitive there, so plans do not show it). Required in practice: the job applies only inventory records " +
+					"signed with it and refuses, naming the Secret and changing nothing, a record that is unsigned or " +
+					"signed with another key (altered in the cluster, written by another workspace, or by a provider " +
+					"build that did not sign records: the installation's next update signs its records again)."},
 			"timeout": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Bound of the whole job, e.g. `10m`. Default `30m`."},
 		},
@@ -89,7 +108,7 @@ func (a *reconcileAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	root, targets, timeout, err := m.parse(ctx)
+	root, targets, key, timeout, err := m.parse(ctx)
 	if err != nil {
 		addError(&resp.Diagnostics, a.data.security, "Invalid Reconcile", err)
 		return
@@ -108,7 +127,7 @@ func (a *reconcileAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 	runner := a.data.instances(ctx)
 	runner.Log = &progressLogger{next: runner.Log, send: send}
 	start := time.Now()
-	snap, err := runner.Reconcile(ctx, root, targets)
+	snap, err := runner.Reconcile(ctx, root, targets, key)
 	if err != nil {
 		addError(&resp.Diagnostics, a.data.security, "Reconcile Failed", err)
 		return
@@ -117,35 +136,68 @@ func (a *reconcileAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 		snap.Root.JobID, snap.RootPhase()))
 }
 
-// parse returns the root installation's path, the targets and the timeout.
-func (m reconcileModel) parse(ctx context.Context) (string, []api.Target, time.Duration, error) {
+// parse returns the root installation's path, the targets, the
+// reconcile key and the timeout.
+func (m reconcileModel) parse(ctx context.Context) (root string, targets []api.Target, key []byte, timeout time.Duration, err error) {
 	ns, name, ok := strings.Cut(m.Installation.ValueString(), "/")
 	if !ok || ns == "" || name == "" || strings.Contains(name, "/") {
-		return "", nil, 0, attrErr(path.Root("installation"),
+		return "", nil, nil, 0, attrErr(path.Root("installation"),
 			fmt.Errorf("%q is not an installation id <namespace>/<name> (landscaper_installation.<name>.id)", m.Installation.ValueString()))
 	}
-	root := rootName(installationModel{Name: types.StringValue(name), Namespace: types.StringValue(ns)})
+	root = rootName(installationModel{Name: types.StringValue(name), Namespace: types.StringValue(ns)})
+	if key, err = hex.DecodeString(m.ReconcileKey.ValueString()); err != nil || len(key) != inventory.KeySize {
+		return "", nil, nil, 0, attrErr(path.Root("reconcile_key"), fmt.Errorf("must be the installation's reconcile_key "+
+			"(landscaper_installation.%s.reconcile_key, %d bytes in hex); it is empty for an installation that has not run "+
+			"a job since it was imported, or since it was created by a provider build that did not sign records: its next "+
+			"update sets it", name, inventory.KeySize))
+	}
+	if targets, err = m.targets(ctx); err != nil {
+		return "", nil, nil, 0, err
+	}
+	timeout = defaultJobTimeout
+	if s := m.Timeout.ValueString(); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return "", nil, nil, 0, attrErr(path.Root("timeout"), fmt.Errorf("%q is not a positive duration such as 10m", s))
+		}
+		timeout = d
+	}
+	return root, targets, key, timeout, nil
+}
+
+// targets are the Targets of targets and of provider_targets; one of
+// them must give some.
+func (m reconcileModel) targets(ctx context.Context) ([]api.Target, error) {
 	var raw []types.String
 	if err := m.Targets.ElementsAs(ctx, &raw, false); err != nil {
-		return "", nil, 0, attrErr(path.Root("targets"), errors.New("must be a list of known Target objects"))
+		return nil, attrErr(path.Root("targets"), errors.New("must be a list of known Target objects"))
 	}
 	targets := make([]api.Target, 0, len(raw))
 	for i, v := range raw {
 		t, err := parseTarget(v.ValueString(), path.Root("targets").AtListIndex(i))
 		if err != nil {
-			return "", nil, 0, err
+			return nil, err
 		}
 		targets = append(targets, t)
 	}
-	timeout := defaultJobTimeout
-	if s := m.Timeout.ValueString(); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			return "", nil, 0, attrErr(path.Root("timeout"), fmt.Errorf("%q is not a positive duration such as 10m", s))
-		}
-		timeout = d
+	byImport := map[string]api.Target{}
+	if err := providerTargets(ctx, installationModel{ProviderTargets: m.ProviderTargets,
+		ProviderTargetReferences: m.ProviderTargetReferences}, byImport); err != nil {
+		return nil, err
 	}
-	return root, targets, timeout, nil
+	names := make([]string, 0, len(byImport))
+	for name := range byImport {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		targets = append(targets, byImport[name])
+	}
+	if len(targets) == 0 {
+		return nil, attrErr(path.Root("targets"), errors.New("give the installation's target imports: targets, or "+
+			"provider_targets with provider_target_references"))
+	}
+	return targets, nil
 }
 
 // progressLogger sends the job's progress to Terraform as action progress

@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -52,14 +54,31 @@ func (e *accEnv) inventoryRecord(resourceName string) []byte {
 }
 
 // applyMarksOnly plans and applies after an import of addr, and checks
-// that the plan changes no value of addr: the one change Terraform
-// proposes after any import whose configuration takes a sensitive value
-// from another resource (here imports.targets from landscaper_target) is
-// that value's sensitivity, which only the configuration knows. Its apply
-// calls no provider: no job runs (job_id stays). The next plan is empty.
+// that the plan is Terraform's update of sensitivity marks alone: the
+// configuration takes imports.targets from landscaper_target's sensitive
+// target, so the planned value carries the mark at
+// imports.targets["cluster"] that only the configuration knows, while the
+// imported state has the schema's marks alone (Terraform and OpenTofu
+// compare the marks of prior and planned value path by path and plan an
+// update when they differ, whatever the provider returns). The plan shows
+// "update in-place" with no attribute changing; its apply calls no
+// provider, so no job runs (job_id stays), and writes the mark into the
+// state's sensitive_attributes. The next plan is empty.
+// provider_targets avoids it (TestAccInstallation_importProviderTargets).
+// OpenTofu gives an imported state the configuration's marks
+// (opentofu/opentofu#1231): there the plan is empty, or the import alone.
 func (w *cliWorkspace) applyMarksOnly(addr string) {
 	w.t.Helper()
-	w.mustRun("plan", "-input=false", "-out=import.tfplan")
+	marksOnly := tfcli.Name() != tfcli.OpenTofu
+	out := w.mustRun("plan", "-input=false", "-out=import.tfplan")
+	w.t.Logf("the plan after the import of %s:\n%s", addr, out)
+	switch {
+	case marksOnly && (!strings.Contains(out, addr+" will be updated in-place") ||
+		!regexp.MustCompile(`Plan: (1 to import, )?0 to add, 1 to change, 0 to destroy`).MatchString(out)):
+		w.t.Fatalf("the plan after the import of %s is not one update in place:\n%s", addr, out)
+	case !marksOnly && !strings.Contains(out, "No changes.") && !strings.Contains(out, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy"):
+		w.t.Fatalf("the plan after the import of %s is not empty:\n%s", addr, out)
+	}
 	var plan struct {
 		ResourceChanges []struct {
 			Address string `json:"address"`
@@ -84,8 +103,8 @@ func (w *cliWorkspace) applyMarksOnly(addr string) {
 		}
 		_ = json.Unmarshal(rc.Change.Before, &prior)
 		job = prior.JobID
-		if a := strings.Join(rc.Change.Actions, ","); a != "no-op" && a != "update" {
-			w.t.Fatalf("after the import, %s is planned %s", addr, a)
+		if a, want := strings.Join(rc.Change.Actions, ","), map[bool]string{true: "update", false: "no-op"}[marksOnly]; a != want {
+			w.t.Fatalf("after the import, %s is planned %s, not %s", addr, a, want)
 		}
 		var before, after any
 		_ = json.Unmarshal(rc.Change.Before, &before)
@@ -98,10 +117,50 @@ func (w *cliWorkspace) applyMarksOnly(addr string) {
 	if job == "" {
 		w.t.Fatalf("the plan after the import has no job_id of %s", addr)
 	}
+	configMark := regexp.MustCompile(`"targets"\},\{"type":"index","value":\{"value":"cluster"`)
+	if marksOnly && configMark.MatchString(w.sensitiveAttributes(addr)) {
+		w.t.Fatalf("the imported state of %s already has the configuration's mark", addr)
+	}
 	w.mustRun("apply", "-input=false", "import.tfplan")
 	if after := w.mustRun("state", "show", addr); !strings.Contains(after, `"`+job+`"`) {
 		w.t.Errorf("applying the import's plan ran a job: job_id was %s, now:\n%s", job, after)
 	}
+	if got := w.sensitiveAttributes(addr); !configMark.MatchString(got) {
+		w.t.Errorf("the apply did not record the configuration's mark imports.targets[\"cluster\"]: sensitive_attributes %s", got)
+	}
+}
+
+// sensitiveAttributes is the sensitive_attributes of addr in the
+// workspace's state file ("" when addr is not in it).
+func (w *cliWorkspace) sensitiveAttributes(addr string) string {
+	w.t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
+	if os.IsNotExist(err) {
+		return ""
+	} else if err != nil {
+		w.t.Fatal(err)
+	}
+	var state struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []struct {
+				SensitiveAttributes json.RawMessage `json:"sensitive_attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &state); err != nil {
+		w.t.Fatal(err)
+	}
+	for _, r := range state.Resources {
+		if r.Type+"."+r.Name == addr && len(r.Instances) == 1 {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, r.Instances[0].SensitiveAttributes); err != nil {
+				w.t.Fatal(err)
+			}
+			return compact.String()
+		}
+	}
+	return ""
 }
 
 // Issue 25 (3): an import fills the state from the installation's

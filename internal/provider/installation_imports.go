@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -40,6 +41,9 @@ func readImports(ctx context.Context, m installationModel, host *hostCluster) (b
 		TargetLists: map[string][]api.Target{},
 		TargetMaps:  map[string]map[string]api.Target{},
 	}
+	if err := providerTargets(ctx, m, in.Targets); err != nil {
+		return in, err
+	}
 	var im importsModel
 	if ok, err := asObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok {
 		return in, err
@@ -74,6 +78,9 @@ func readImports(ctx context.Context, m installationModel, host *hostCluster) (b
 		t, err := parseTarget(v.ValueString(), base.AtName("targets").AtMapKey(name))
 		if err != nil {
 			return in, err
+		}
+		if _, dup := in.Targets[name]; dup {
+			return in, attrMsg(base.AtName("targets").AtMapKey(name), fmt.Sprintf("import %q is also in provider_targets", name))
 		}
 		in.Targets[name] = t
 	}

@@ -27,7 +27,7 @@ func (d *providerData) instances(ctx context.Context) instance.Runner {
 // outcome only when nothing ran: the configuration could not be turned
 // into a spec and no snapshot was recorded before, or a lost state's
 // inventory could not be read.
-func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string) (out *installationOutcome, err error) {
+func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string, key configHashKey) (out *installationOutcome, err error) {
 	defer func() { d.security.scrubOutcome(out) }()
 	prev, err := instance.Decode(prevBytes)
 	if err != nil {
@@ -44,6 +44,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 		return nil, err
 	}
 	runner := d.instancesIn(ctx, lsContext)
+	runner.SignKey = key.reconcileKey()
 	runner.Keep = keepOf(ctx, withDigests(m, spec))
 	forms := writeOnlyStrings(ctx, m)
 	runner.Mask = func(s *engine.Snapshot) { maskWriteOnly(s, forms) }
@@ -63,7 +64,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 // delete runs the delete flow; a nil outcome means everything is gone.
 // ignored are inventory Secrets that a replaced tainted instance's
 // destroy did not use (taintedState).
-func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string) (out *installationOutcome, ignored []string, err error) {
+func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string, key configHashKey) (out *installationOutcome, ignored []string, err error) {
 	defer func() { d.security.scrubOutcome(out) }()
 	prev, err := instance.Decode(snapBytes)
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
@@ -84,6 +85,7 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 	d.security.trustSnapshot(m, prev)
 	d.security.learnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	runner := d.instances(ctx)
+	runner.SignKey = key.reconcileKey()
 	runner.Keep = keepOf(ctx, m)
 	snap, err := runner.Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {

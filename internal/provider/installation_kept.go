@@ -31,7 +31,7 @@ import (
 var keptAttributes = []string{
 	"name", "namespace", "blueprint", "component_descriptor", "context", "manifest", "imports",
 	"import_data_mappings", "export_data_mappings", "delete_without_uninstall", "timeouts",
-	"sensitive_exports", "blueprint_digest", "component_digests",
+	"sensitive_exports", "blueprint_digest", "component_digests", "provider_targets", "provider_target_references",
 }
 
 // keptResource is the provider's part of what the inventory keeps.

@@ -45,7 +45,8 @@ func (w *cliWorkspace) query(queryHCL string) (out, generated string) {
 // target imports Terraform leaves null (sensitive) set, plans the import,
 // the new workspace's target and the installation's update to it; the
 // next plan is empty and destroy removes everything. An installation of
-// another namespace is not listed.
+// another namespace is not listed. (provider_targets takes an installation
+// over without a change: TestAccInstallationList_takeOver.)
 func TestAccInstallationList_fromInventory(t *testing.T) {
 	requireAcc(t)
 	if ok, why := queryCLI(); !ok {

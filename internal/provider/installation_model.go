@@ -34,6 +34,11 @@ type installationModel struct {
 	DeployItemErrors       types.Map      `tfsdk:"deploy_item_errors"`
 	PlanDiff               types.String   `tfsdk:"plan_diff"`
 	DeployItemObjects      types.String   `tfsdk:"deploy_item_objects"`
+	ReconcileKey           types.String   `tfsdk:"reconcile_key"`
+
+	// installation_provider_targets.go
+	ProviderTargets          types.Map `tfsdk:"provider_targets"`
+	ProviderTargetReferences types.Map `tfsdk:"provider_target_references"`
 }
 
 type blueprintSourceModel struct {

@@ -35,6 +35,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		state = &installationModel{}
 		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
 	}
+	plan = withProviderTargetReferences(ctx, plan, state, false)
 	prevBytes, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	hashKey := readConfigHashKey(ctx, req.Private, &resp.Diagnostics)
@@ -85,6 +86,7 @@ func (r *installationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.ComponentDigests = rendered.components
 	plan.JobID = types.StringUnknown()
 	plan.JobIDFinished = types.StringUnknown()
+	plan.ReconcileKey = hashKey.reconcileKeyValue()
 	plan.Exports = types.DynamicUnknown()
 	plan.SensitiveExportValues = types.DynamicUnknown()
 	plan.TargetExports = types.MapUnknown(types.StringType)
@@ -270,6 +272,7 @@ func configEqual(a, b installationModel) bool {
 		{a.Manifest, b.Manifest}, {a.ManifestObjects, b.ManifestObjects},
 		{a.DeleteWithoutUninstall, b.DeleteWithoutUninstall}, {a.Timeouts, b.Timeouts},
 		{a.SensitiveExports, b.SensitiveExports},
+		{a.ProviderTargets, b.ProviderTargets}, {a.ProviderTargetReferences, b.ProviderTargetReferences},
 	}
 	for _, p := range pairs {
 		if !p[0].Equal(p[1]) {

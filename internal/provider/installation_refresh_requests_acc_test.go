@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,8 +15,9 @@ import (
 // The refresh of several installations on one cluster, in one Terraform
 // command, shares the provider's clients: discovery is read once per
 // command, not per installation, and each installation's drift check is
-// one LIST of its ConfigMaps (its ApplySet's members) — no read by name,
-// no inventory read.
+// one LIST of its ConfigMaps (its ApplySet's members) — no read by name —
+// and one GET of its inventory Secret (the outcome of a
+// landscaper_reconcile job, installation_reconciled.go).
 func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 	e := newAccEnv(t)
 	log := &deployertest.RequestLog{}
@@ -32,6 +34,7 @@ func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 		config += strings.TrimPrefix(inlineInstallation("", fmt.Sprintf("refresh-%d", i), e.namespace, list), "\n")
 	}
 	listPath := "/api/v1/namespaces/" + e.namespace + "/configmaps?"
+	inventoryPath := regexp.MustCompile(`^/api/v1/namespaces/[^/]+/secrets/landscaper-inventory-`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
@@ -39,13 +42,15 @@ func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 			{PreConfig: func() { log.Take() }, Config: config, PlanOnly: true},
 			{
 				PreConfig: func() {
-					var lists, discovery int
+					var lists, discovery, inventories int
 					var other []string
 					for _, req := range log.Take() {
 						r := req.String()
 						switch path := strings.TrimPrefix(r, "GET "); {
 						case strings.HasPrefix(path, listPath):
 							lists++
+						case inventoryPath.MatchString(path):
+							inventories++
 						case path == "/api" || path == "/apis" || strings.HasPrefix(path, "/api?") || strings.HasPrefix(path, "/apis?"):
 							discovery++
 						default:
@@ -62,8 +67,11 @@ func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 						t.Errorf("%d discovery requests in %d refreshes of %d installations: discovery is read per installation, not per command",
 							discovery, refreshes, installations)
 					}
+					if inventories != lists {
+						t.Errorf("%d GETs of inventory Secrets in %d LISTs, want one per installation per refresh", inventories, lists)
+					}
 					if len(other) > 0 {
-						t.Errorf("requests beyond one LIST per installation and discovery: %q", other)
+						t.Errorf("requests beyond one LIST and one inventory GET per installation and discovery: %q", other)
 					}
 				},
 				Config: config, PlanOnly: true,

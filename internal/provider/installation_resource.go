@@ -53,6 +53,7 @@ func (r *installationResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	plan = withProviderTargetReferences(ctx, plan, nil, true)
 	timeout, d := plan.Timeouts.Create(ctx, defaultJobTimeout)
 	resp.Diagnostics.Append(d...)
 	hashKey := ensureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
@@ -75,6 +76,7 @@ func (r *installationResource) Update(ctx context.Context, req resource.UpdateRe
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
+	plan = withProviderTargetReferences(ctx, plan, &prior, true)
 	prev, d := getSnapshot(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	instance := recordedInstance(ctx, req.Private, &resp.Diagnostics)
@@ -109,7 +111,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	defer cancel()
 	spec, d := withWriteOnly(ctx, plan, out.config)
 	out.diags.Append(d...)
-	outcome, err := r.data.apply(ctx, spec, prev, instance)
+	outcome, err := r.data.apply(ctx, spec, prev, instance, out.hashKey)
 	if outcome != nil {
 		warnIgnoredInventories(out.diags, r.data.security, outcome.ignored)
 	}
@@ -119,6 +121,7 @@ func (r *installationResource) runJob(ctx context.Context, plan installationMode
 	}
 	out.hashKey.keyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
+	state.ReconcileKey = out.hashKey.reconcileKeyValue()
 	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(setSnapshot(ctx, out.private, outcome.snapshot)...)
@@ -150,6 +153,8 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 
 	rekeyed := rekeyLegacyHashes(ctx, req.Private, resp.Private, &state, &resp.Diagnostics)
 	rekeyed = backfillExportObjects(ctx, &state) || rekeyed
+	hashKey := readConfigHashKey(ctx, resp.Private, &resp.Diagnostics) // rekeyLegacyHashes may have made it
+	rekeyed = backfillReconcileKey(hashKey, &state) || rekeyed
 	drifted, marked, err := r.data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
@@ -161,13 +166,13 @@ func (r *installationResource) Read(ctx context.Context, req resource.ReadReques
 	// ends what an earlier refresh found drifted.
 	cleared := err == nil && clearRepaired(&state, drifted, &resp.Diagnostics)
 	refreshed := r.refreshTexts(ctx, &state, snap, resp.Private, &resp.Diagnostics)
-	if len(drifted) == 0 {
-		if rekeyed || cleared || refreshed {
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-		}
+	markDrifted(&state, drifted, &resp.Diagnostics)
+	// After the drift: a failed reconcile's error is what the item shows.
+	// Not when the drift check could not reach the clusters.
+	reconciled := err == nil && r.data.readReconciled(ctx, &state, snap, hashKey, &resp.Diagnostics)
+	if len(drifted) == 0 && !rekeyed && !cleared && !refreshed && !reconciled {
 		return
 	}
-	markDrifted(&state, drifted, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	if marked != nil { // updateOnChangeOnly items are applied again, too
 		resp.Diagnostics.Append(setSnapshot(ctx, resp.Private, marked)...)
@@ -190,7 +195,7 @@ func (r *installationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, ignored, err := r.data.delete(ctx, state, snap, instance)
+	out, ignored, err := r.data.delete(ctx, state, snap, instance, readConfigHashKey(ctx, req.Private, &resp.Diagnostics))
 	warnIgnoredInventories(&resp.Diagnostics, r.data.security, ignored)
 	if err == nil {
 		return

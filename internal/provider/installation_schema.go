@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -108,9 +109,11 @@ func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"refresh, which the plan then shows being repaired. Empty when every item succeeded."},
 		},
 	}
+	resp.Schema.Attributes["reconcile_key"] = reconcileKeyAttribute()
 	for name, a := range previewAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	maps.Copy(resp.Schema.Attributes, providerTargetAttributes())
 }
 
 func importsSchema() schema.SingleNestedAttribute {

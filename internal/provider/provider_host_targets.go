@@ -105,7 +105,8 @@ func writtenTargets(m installationModel) func(api.Target) bool {
 		}
 	}
 	return func(t api.Target) bool {
-		return (t.Metadata.Namespace == "" || t.Metadata.Namespace == namespace) && written[t.Metadata.Name]
+		return (t.Metadata.Namespace == "" || t.Metadata.Namespace == namespace) && written[t.Metadata.Name] ||
+			isProviderTarget(m, t)
 	}
 }
 

@@ -34,6 +34,7 @@ type renderedInstallationModel struct {
 	ComponentDescriptor     types.Object  `tfsdk:"component_descriptor"`
 	Imports                 types.Object  `tfsdk:"imports"`
 	ImportDataMappings      types.Dynamic `tfsdk:"import_data_mappings"`
+	SubinstallationExports  types.Dynamic `tfsdk:"subinstallation_exports"`
 	DeployItems             types.List    `tfsdk:"deploy_items"`
 	SubinstallationsPending types.List    `tfsdk:"subinstallations_pending"`
 	Warnings                types.List    `tfsdk:"warnings"`
@@ -94,6 +95,7 @@ func (d *renderedInstallationDataSource) Schema(_ context.Context, _ datasource.
 				}},
 			"import_data_mappings": schema.DynamicAttribute{Optional: true,
 				MarkdownDescription: "Landscaper `importDataMappings` (Spiff), as in `landscaper_installation`."},
+			"subinstallation_exports": subinstallationExportsAttribute(),
 			"deploy_items": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Every deploy item the tree renders, sorted by installation path and name.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -152,6 +154,15 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	if err != nil {
 		addError(&resp.Diagnostics, in.security, "Invalid Installation", err)
 		return
+	}
+	if spec.StandIns, err = standIns(ctx, m.SubinstallationExports, path.Root("subinstallation_exports")); err != nil {
+		addError(&resp.Diagnostics, in.security, "Invalid Subinstallation Exports", err)
+		return
+	}
+	for _, si := range spec.StandIns {
+		for _, t := range si.Targets {
+			in.security.learnTarget(t) // masked like imported targets' credentials; never trusted: nothing connects
+		}
 	}
 	tree, rows := renderTree(in.security, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
 	if tree == nil {

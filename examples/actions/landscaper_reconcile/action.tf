@@ -2,8 +2,9 @@
 # taint: terraform apply -invoke=action.landscaper_reconcile.app
 action "landscaper_reconcile" "app" {
   config {
-    installation = landscaper_installation.app.id
-    targets      = [landscaper_target.cluster.target]
+    installation  = landscaper_installation.app.id
+    targets       = [landscaper_target.cluster.target]
+    reconcile_key = landscaper_installation.app.reconcile_key
   }
 }
 

@@ -121,6 +121,9 @@ type RenderedTree struct {
 	Warnings []string
 
 	root Spec
+	// standIns are RenderTreeWith's, stoodIn the paths it used.
+	standIns map[string]StandIn
+	stoodIn  map[string]bool
 }
 
 // RenderedItem is one deploy item of a RenderedTree. Items come per
@@ -150,6 +153,8 @@ type RenderedInstallation struct {
 	// Pending says why its deploy items are known only after apply (as
 	// in Unknown); "" when it rendered.
 	Pending string
+	// StoodIn: its exports were given (RenderTreeWith), it was not rendered.
+	StoodIn bool
 
 	files   fs.FS
 	targets snapshot.TargetImports
@@ -186,7 +191,7 @@ type UnknownInstallation struct {
 // siblings, template errors) are returned joined, each naming its
 // installation; what rendered is in the tree either way.
 func RenderTree(spec Spec, prev *snapshot.Installation) (*RenderedTree, error) {
-	t := &RenderedTree{}
+	t := &RenderedTree{stoodIn: map[string]bool{}}
 	rd, err := t.add(spec, prev)
 	spec.rendering = rd
 	t.root = spec
@@ -243,20 +248,38 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 		}
 	}
 	base := newScope(rd.imports)
+	withStandIns := t.standInScope(spec.Path, base, rd.subs)
 	var errs []error
 	for _, s := range rd.subs {
-		if len(s.preds) > 0 {
-			u := UnknownInstallation{Path: spec.Path + "/" + s.tmpl.Name,
-				Reason: fmt.Sprintf("imports exports of subinstallation %q, known only after it is applied", rd.subs[s.preds[0]].tmpl.Name)}
-			t.Unknown = append(t.Unknown, u)
-			t.Installations = append(t.Installations, RenderedInstallation{Path: u.Path, ImportRefs: s.importRefs,
-				ExportRefs: s.exportRefs, Pending: u.Reason})
+		subPath := spec.Path + "/" + s.tmpl.Name
+		if _, ok := t.standIns[subPath]; ok {
+			t.stoodIn[subPath] = true
+			t.Installations = append(t.Installations, RenderedInstallation{Path: subPath, ImportRefs: s.importRefs,
+				ExportRefs: s.exportRefs, StoodIn: true})
 			continue
 		}
+		scope := base
+		if len(s.preds) > 0 {
+			if p := t.waitsFor(spec.Path, rd.subs, s); p >= 0 {
+				u := UnknownInstallation{Path: subPath,
+					Reason: fmt.Sprintf("imports exports of subinstallation %q, known only after it is applied", rd.subs[p].tmpl.Name)}
+				t.Unknown = append(t.Unknown, u)
+				t.Installations = append(t.Installations, RenderedInstallation{Path: u.Path, ImportRefs: s.importRefs,
+					ExportRefs: s.exportRefs, Pending: u.Reason})
+				continue
+			}
+			scope = withStandIns
+		}
 		tmpl := s.tmpl
-		sub := s.spec(spec, func() (blueprint.Imports, error) { return base.importsFor(tmpl.Name, tmpl.Imports) })
-		if s.rendering, err = t.add(sub, prevSubs[tmpl.Name]); err != nil {
+		sub := s.spec(spec, func() (blueprint.Imports, error) { return scope.importsFor(tmpl.Name, tmpl.Imports) })
+		rendering, err := t.add(sub, prevSubs[tmpl.Name])
+		if err != nil {
 			errs = append(errs, err)
+		}
+		if len(s.preds) == 0 {
+			// A job reuses only what it would render the same way: never
+			// what the stand-ins' exports made renderable.
+			s.rendering = rendering
 		}
 	}
 	return rd, errors.Join(errs...)
