@@ -13,13 +13,23 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// seeing records the Item of every Apply it gets, and fails the items
-// whose config says so with the error given.
+// seeing records the Item of every Apply (and Drift) it gets, and fails
+// the items whose config says so with the error given.
 type seeing struct {
 	deployer.Deployer
-	mu    sync.Mutex
-	items map[string]deployer.Item
-	fail  error
+	mu      sync.Mutex
+	items   map[string]deployer.Item
+	drifted map[string]deployer.Item
+	fail    error
+}
+
+func (s *seeing) Drift(ctx context.Context, item deployer.Item) (deployer.DriftReport, error) {
+	s.mu.Lock()
+	if s.drifted != nil {
+		s.drifted[item.Name] = item
+	}
+	s.mu.Unlock()
+	return s.Deployer.Drift(ctx, item)
 }
 
 func (s *seeing) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
@@ -48,13 +58,23 @@ func TestApply_ContractSettingsReachTheCall(t *testing.T) {
 		"- {name: unbounded, type: " + seeingType + ", timeout: none, config: {}}"
 	spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint(items)),
 		Context: map[string]any{"registryPullSecrets": []any{map[string]any{"name": "pull"}}}}
-	if _, err := e.Apply(context.Background(), spec, nil); err != nil {
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drift sees the timeout Apply wrote (an external deployer compares
+	// it with the DeployItem's spec.timeout).
+	s.drifted = map[string]deployer.Item{}
+	if _, err := e.Drift(context.Background(), snap, spec.Blueprint, nil); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]time.Duration{"plain": 7 * time.Minute, "timed": 20 * time.Second, "unbounded": 0} {
 		it := s.items[name]
 		if it.Timeout != want || it.AbortTimeout != 3*time.Second || !reflect.DeepEqual(it.Context, spec.Context) {
 			t.Errorf("item %s: timeout %s (want %s), abort timeout %s, context %v", name, it.Timeout, want, it.AbortTimeout, it.Context)
+		}
+		if got := s.drifted[name].Timeout; got != want {
+			t.Errorf("item %s: Drift got timeout %s, Apply %s", name, got, want)
 		}
 	}
 }

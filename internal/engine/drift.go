@@ -52,7 +52,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue
 			}
-			c, err := execution.NewCall(registry, target, w.files, it)
+			c, err := execution.NewCall(registry, target, w.files, it, e.DefaultTimeout)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue

@@ -15,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"
@@ -33,18 +32,7 @@ type extEnv struct {
 
 func newExtEnv(t *testing.T, flags ...string) *extEnv {
 	t.Helper()
-	config := localcluster.RESTConfig(t)
-	config.WarningHandler = rest.NoWarnings{} // Landscaper's finalizer name has no path
-	client, err := dynamic.NewForConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := landscaperfixture.EnsureCRDs(ctx, client); err != nil {
-		t.Fatal(err)
-	}
-	e := &extEnv{accEnv: newAccEnv(t), client: client}
+	e := &extEnv{accEnv: newAccEnv(t), client: landscaperfixture.Client(t)}
 	testdeployer.Start(t, testdeployer.Build(t), localcluster.KubeconfigPath(t), e.namespace, flags...)
 	return e
 }

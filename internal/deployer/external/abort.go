@@ -41,6 +41,15 @@ func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), j.abortWait+j.endBudget)
 	defer cancel()
 	name := describe(cur)
+	// The watch may lag behind the deployer (a loaded client waits on its
+	// rate limiter): whether a deployer picked the job up, and so is asked
+	// to stop, is decided on the live object.
+	if live, err := get(actx, j.res, cur.GetName()); err == nil {
+		if live == nil {
+			return outcome{gone: true}, abortError(reason, name, why, outcome{gone: true}, nil)
+		}
+		cur = live
+	}
 	if statusOf(cur).pickedUp(j.id) && j.abortWait > 0 {
 		stopped, err := j.requestAbort(actx, cur, changes)
 		if err != nil || stopped.gone || statusOf(stopped.obj).finished(j.id) {

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -46,18 +45,7 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	config := localcluster.RESTConfig(t)
-	config.WarningHandler = rest.NoWarnings{} // Landscaper's finalizer name has no path
-	client, err := dynamic.NewForConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := landscaperfixture.EnsureCRDs(ctx, client); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{client: client, namespace: localcluster.Namespace(t), target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t))}
+	w := &world{client: landscaperfixture.Client(t), namespace: localcluster.Namespace(t), target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t))}
 	testdeployer.Start(t, testdeployer.Build(t), localcluster.KubeconfigPath(t), w.namespace)
 	return w
 }

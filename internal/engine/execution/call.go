@@ -23,14 +23,15 @@ type Call struct {
 
 // NewCall looks up the item's deployer by type and gives it target (nil
 // when the item names none). files is the filesystem of the blueprint
-// that rendered the item (nil when unknown).
-func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapshot.DeployItem) (Call, error) {
+// that rendered the item (nil when unknown); defaultTimeout is the
+// timeout of an item whose template sets none (0: Landscaper's default).
+func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapshot.DeployItem, defaultTimeout time.Duration) (Call, error) {
 	d, err := reg.Lookup(it.Type)
 	if err != nil {
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
 	}
 	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
-		Config: it.Config, Timeout: it.Timeout.Effective(), ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
+		Config: it.Config, Timeout: it.Timeout.EffectiveOr(defaultTimeout), ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
 }
 
 // SelectTarget resolves the item's target selector in targets: the target
@@ -90,11 +91,10 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 // provider status or exports the deployer returned are recorded in it,
 // also on error.
 func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
-	c, err := NewCall(r.j.Registry, target, r.spec.Files, it)
+	c, err := NewCall(r.j.Registry, target, r.spec.Files, it, r.j.DefaultTimeout)
 	if err != nil {
 		return err
 	}
-	c.Item.Timeout = it.Timeout.EffectiveOr(r.j.DefaultTimeout)
 	c.Item.AbortTimeout, c.Item.Context = r.j.AbortTimeout, r.j.LandscaperContext
 	slot, err := r.j.AcquireSlot()
 	if err != nil {

@@ -30,8 +30,10 @@ type Config struct {
 	// Mode: "" works, ModeFail fails, ModeNever never picks the job up,
 	// ModeIgnoreAbort finishes slow work although asked to abort.
 	Mode string `json:"mode,omitempty"`
-	// Delay makes apply and delete slow (a Go duration).
-	Delay string `json:"delay,omitempty"`
+	// Delay makes apply and delete slow (a Go duration); with
+	// DelayInstallOnly only the apply.
+	Delay            string `json:"delay,omitempty"`
+	DelayInstallOnly bool   `json:"delayInstallOnly,omitempty"`
 	// FailCodes and FailMessage make up the lastError of ModeFail.
 	FailCodes   []string `json:"failCodes,omitempty"`
 	FailMessage string   `json:"failMessage,omitempty"`

@@ -1,9 +1,11 @@
 package testdeployer
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,22 +16,34 @@ import (
 // Type is the deploy item type the test deployer handles by default.
 const Type = "landscaper-terraform.io/test"
 
-// Build compiles the test deployer into a folder of t and returns the
-// binary's path.
+// Build compiles the test deployer, once per test binary, and returns
+// the binary's path.
 func Build(t testing.TB) string {
 	t.Helper()
-	root, err := checkout.Root()
+	bin, err := build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "testdeployer")
+	return bin
+}
+
+var build = sync.OnceValues(func() (string, error) {
+	root, err := checkout.Root()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "testdeployer-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "testdeployer")
 	cmd := exec.Command("go", "build", "-o", bin, "./internal/testsupport/testdeployer/cmd/testdeployer")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the test deployer: %v\n%s", err, out)
+		return "", fmt.Errorf("building the test deployer: %w\n%s", err, out)
 	}
-	return bin
-}
+	return bin, nil
+})
 
 // Start runs the test deployer bin against the cluster of kubeconfigPath
 // for the DeployItems in namespace, with extra flags (-type, -never,

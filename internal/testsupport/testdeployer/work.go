@@ -85,7 +85,11 @@ func (c *Controller) uninstall(ctx context.Context, res dynamic.ResourceInterfac
 	if di, err = setPhase(ctx, res, di, phaseDeleting); err != nil {
 		return failed(true, "SetPhase", err.Error())
 	}
-	if !c.slow(ctx, di.GetName(), jobID, cfg, poke) {
+	slowCfg := cfg
+	if cfg.DelayInstallOnly {
+		slowCfg.Delay = ""
+	}
+	if !c.slow(ctx, di.GetName(), jobID, slowCfg, poke) {
 		return failed(true, ReasonAborted, "the deletion was aborted")
 	}
 	if cfg.FailDelete {
