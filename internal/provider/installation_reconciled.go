@@ -51,19 +51,8 @@ func (d *providerData) readReconciled(ctx context.Context, m *installationModel,
 
 // rootTargets are the root installation's target imports in snap.
 func rootTargets(snap *engine.Snapshot) []api.Target {
-	t := snap.Root.Targets
 	var out []api.Target
-	for _, v := range t.Single {
-		out = append(out, v)
-	}
-	for _, l := range t.Lists {
-		out = append(out, l...)
-	}
-	for _, m := range t.Maps {
-		for _, v := range m {
-			out = append(out, v)
-		}
-	}
+	eachTarget(snap.Root.Targets, func(t api.Target) { out = append(out, t) })
 	return out
 }
 
