@@ -102,19 +102,35 @@ func writeOnlyData(ctx context.Context, im importsModel, data map[string]any) (m
 
 // maskable reports the first value inside v (at path at) that the mask
 // could not keep out of what a job stores: write-only values are hidden
-// by replacing their text (maskWriteOnly), which works for strings of at
-// least minWriteOnlyLen characters; a number, a bool or a short string
-// would be kept as it is, or mask every "true" or "80" of the snapshot.
+// by replacing their text (maskWriteOnly), which works for the strings
+// writeOnlyStrings collects, of at least minWriteOnlyLen characters; a
+// number, a bool or a short string would be kept as it is, or mask every
+// "true" or "80" of the snapshot.
 func maskable(v any, at string) error {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		if len(x) < minWriteOnlyLen {
-			return fmt.Errorf("%s: a write-only string must have at least %d characters to be kept out of what is stored; "+
-				"give a value that short in imports.data", at, minWriteOnlyLen)
+	return eachLeaf(v, at, func(at string, leaf any) error {
+		switch x := leaf.(type) {
+		case nil:
+			return nil
+		case string:
+			if len(x) < minWriteOnlyLen {
+				return fmt.Errorf("%s: a write-only string must have at least %d characters to be kept out of what is stored; "+
+					"give a value that short in imports.data", at, minWriteOnlyLen)
+			}
+			return nil
+		case bool:
+			return fmt.Errorf("%s: only strings can be write-only (a bool cannot be kept out of what is stored); "+
+				"give it in imports.data", at)
 		}
-		return nil
+		return fmt.Errorf("%s: only strings can be write-only (a number cannot be kept out of what is stored); "+
+			"give it in imports.data", at)
+	})
+}
+
+// eachLeaf calls f with every value inside v that is no object or list,
+// and its path from at (keys joined by ".", list indexes in brackets),
+// keys in order; it stops at f's first error.
+func eachLeaf(v any, at string, f func(at string, leaf any) error) error {
+	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -122,32 +138,24 @@ func maskable(v any, at string) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if err := maskable(x[k], joinPath(at, k)); err != nil {
+			p := k
+			if at != "" {
+				p = at + "." + k
+			}
+			if err := eachLeaf(x[k], p, f); err != nil {
 				return err
 			}
 		}
 		return nil
 	case []any:
 		for i, e := range x {
-			if err := maskable(e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+			if err := eachLeaf(e, fmt.Sprintf("%s[%d]", at, i), f); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	kind := "number"
-	if _, ok := v.(bool); ok {
-		kind = "bool"
-	}
-	return fmt.Errorf("%s: only strings can be write-only (a %s cannot be kept out of what is stored); "+
-		"give it in imports.data", at, kind)
-}
-
-func joinPath(at, k string) string {
-	if at == "" {
-		return k
-	}
-	return at + "." + k
+	return f(at, v)
 }
 
 // attrErrOrNil is attrErr for a possibly nil error; errUnknownValue is
@@ -172,25 +180,13 @@ func writeOnlyStrings(ctx context.Context, m installationModel) []string {
 		return nil
 	}
 	seen := map[string]bool{}
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			if len(x) >= minWriteOnlyLen {
-				seen[x] = true
-				seen[base64.StdEncoding.EncodeToString([]byte(x))] = true
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
+	_ = eachLeaf(v, "", func(_ string, leaf any) error { // never fails
+		if x, ok := leaf.(string); ok && len(x) >= minWriteOnlyLen {
+			seen[x] = true
+			seen[base64.StdEncoding.EncodeToString([]byte(x))] = true
 		}
-	}
-	walk(v)
+		return nil
+	})
 	out := make([]string, 0, len(seen))
 	for s := range seen {
 		out = append(out, s)
