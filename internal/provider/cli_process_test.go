@@ -129,3 +129,20 @@ func (w *cliWorkspace) start(args ...string) (cmd *exec.Cmd, wait func() (string
 		return buf.String(), err
 	}
 }
+
+// interrupt sends Ctrl-C to the CLI cmd that start ran and waits for it;
+// the test fails unless the command fails. It returns the output and when
+// the signal was sent.
+func (w *cliWorkspace) interrupt(cmd *exec.Cmd, wait func() (string, error)) (string, time.Time) {
+	w.t.Helper()
+	sent := time.Now()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		w.t.Fatal(err)
+	}
+	out, err := wait()
+	if err == nil {
+		w.t.Fatalf("interrupted %s succeeded:\n%s", cmd.Args[1], out)
+	}
+	w.t.Logf("interrupted %s stopped after %s", cmd.Args[1], time.Since(sent))
+	return out, sent
+}

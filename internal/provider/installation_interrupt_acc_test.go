@@ -98,15 +98,7 @@ func TestAccInstallation_interruptedApplyConverges(t *testing.T) {
 	start := time.Now()
 	e.waitForDeployment("slow")
 	t.Logf("deployment created after %s", time.Since(start))
-	interruptedAt := time.Now()
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	out, err := wait()
-	if err == nil {
-		t.Fatalf("interrupted apply succeeded:\n%s", out)
-	}
-	t.Logf("interrupted apply stopped after %s", time.Since(interruptedAt))
+	out, interruptedAt := w.interrupt(cmd, wait)
 	if took := time.Since(interruptedAt); took > 30*time.Second {
 		t.Errorf("interrupted apply took %s to stop", took)
 	}

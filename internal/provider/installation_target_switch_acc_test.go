@@ -205,12 +205,7 @@ resource "landscaper_target" "cluster" {
 
 	cmd, wait := w.start("apply", "-auto-approve", "-input=false")
 	e.waitForDeploymentIn(nsA, "slow")
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := wait(); err == nil {
-		t.Fatalf("interrupted apply succeeded:\n%s", out)
-	}
+	w.interrupt(cmd, wait)
 	if state := w.mustRun("state", "list"); !strings.Contains(state, "landscaper_installation.switched") {
 		t.Fatalf("the interrupted create was not recorded in state:\n%s", state)
 	}
