@@ -21,11 +21,6 @@ import (
 
 var _ action.ActionWithConfigure = (*reconcileAction)(nil)
 
-// Actions lists the provider's actions (Terraform >= 1.14; OpenTofu has none).
-func (p *landscaperProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{NewReconcileAction}
-}
-
 // NewReconcileAction returns the landscaper_reconcile action.
 func NewReconcileAction() action.Action { return &reconcileAction{} }
 

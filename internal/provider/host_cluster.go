@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -17,43 +16,6 @@ import (
 
 // hostSettings is the provider's kubernetes block as plain Go values.
 type hostSettings = target.HostSettings
-
-// hostClusterSettings reads the block, falling back to KUBE_CONFIG_PATH and
-// KUBECONFIG as the kubernetes and helm providers do.
-func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostSettings {
-	var s hostSettings
-	if m != nil {
-		s.Configured = true
-		if p := m.ConfigPath.ValueString(); p != "" {
-			s.ConfigPaths = []string{p}
-		}
-		s.Context = m.ConfigContext.ValueString()
-		s.Host = m.Host.ValueString()
-		s.Token = m.Token.ValueString()
-		s.CACert = m.ClusterCACertificate.ValueString()
-		s.ClientCert = m.ClientCertificate.ValueString()
-		s.ClientKey = m.ClientKey.ValueString()
-		s.Insecure = m.Insecure.ValueBool()
-		if m.Exec != nil {
-			s.ExecAPIVersion = m.Exec.APIVersion.ValueString()
-			s.ExecCommand = m.Exec.Command.ValueString()
-			for _, a := range m.Exec.Args {
-				s.ExecArgs = append(s.ExecArgs, a.ValueString())
-			}
-			s.ExecEnv = m.Exec.Env
-		}
-	}
-	if len(s.ConfigPaths) == 0 && s.Host == "" {
-		for _, env := range []string{"KUBE_CONFIG_PATH", "KUBECONFIG"} {
-			if v := getenv(env); v != "" {
-				s.ConfigPaths = filepath.SplitList(v)
-				s.Configured = true
-				break
-			}
-		}
-	}
-	return s
-}
 
 // hostCluster reads Secret and ConfigMap imports. The client is built on
 // first use, so plans and configurations without such imports never need it.

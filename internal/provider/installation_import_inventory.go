@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 )
 
@@ -24,22 +22,6 @@ import (
 // target_kubeconfigs. Found there, the plan of a configuration that renders
 // what the inventory records is empty, and a destroy straight after the
 // import removes everything recorded.
-
-// providerTargets are Targets of the provider block's kubeconfigs, allowed
-// in the pool, one per target_kubeconfigs entry.
-func (d *providerData) providerTargets() []api.Target {
-	if d == nil || d.pool == nil {
-		return nil
-	}
-	var out []api.Target
-	for _, name := range d.pool.ProviderKubeconfigNames() {
-		t := api.NewTarget(name, "", api.KubernetesClusterTargetType, nil)
-		t.Metadata.Annotations = map[string]string{api.KubeconfigFromProviderAnnotation: uuid.NewString()}
-		d.pool.AllowProviderKubeconfig(t)
-		out = append(out, t)
-	}
-	return out
-}
 
 // importFromInventory fills resp, which holds the ID, name and namespace
 // of an installation this provider deployed, from its inventory; without
@@ -123,7 +105,7 @@ func (d *providerData) fromInventory(ctx context.Context, base installationModel
 		addError(diags, d.security, "Cannot Import", err)
 		return nil, searched
 	}
-	d.security.scrubOutcome(out)
+	scrubOutcome(d.security, out)
 	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
 	hashKey.keyRows(out.items)
 	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp}, searched

@@ -17,18 +17,12 @@ import (
 // is in installation_drift.go, the migration's adoption job in
 // installation_migrate.go.
 
-// instances runs installation instances' jobs with progress logged to
-// this request's tflog.
-func (d *providerData) instances(ctx context.Context) instance.Runner {
-	return instance.Runner{Engine: d.engine, Pool: d.pool, Log: tflogLogger{ctx: ctx}}
-}
-
 // apply runs one install job as resource instance inst. It returns a nil
 // outcome only when nothing ran: the configuration could not be turned
 // into a spec and no snapshot was recorded before, or a lost state's
 // inventory could not be read.
 func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string, key configHashKey) (out *installationOutcome, err error) {
-	defer func() { d.security.scrubOutcome(out) }()
+	defer func() { scrubOutcome(d.security, out) }()
 	prev, err := instance.Decode(prevBytes)
 	if err != nil {
 		return nil, err
@@ -65,7 +59,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 // ignored are inventory Secrets that a replaced tainted instance's
 // destroy did not use (taintedState).
 func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string, key configHashKey) (out *installationOutcome, ignored []string, err error) {
-	defer func() { d.security.scrubOutcome(out) }()
+	defer func() { scrubOutcome(d.security, out) }()
 	prev, err := instance.Decode(snapBytes)
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
 	if err != nil {

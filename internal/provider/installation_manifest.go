@@ -121,7 +121,7 @@ func manifestDeletesWithoutUninstall(m installationModel) bool {
 // installationAttrTypes are the attribute types of landscaper_installation.
 func installationAttrTypes(ctx context.Context) map[string]attr.Type {
 	var resp resource.SchemaResponse
-	(&installationResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
+	schemaOfInstallation(ctx, &resp)
 	if o, ok := resp.Schema.Type().(basetypes.ObjectType); ok {
 		return o.AttrTypes
 	}

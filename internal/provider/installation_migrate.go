@@ -107,6 +107,6 @@ func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, ba
 			}
 		}
 	}
-	d.security.scrubOutcome(out)
+	scrubOutcome(d.security, out)
 	return &migration{model: m, outcome: out, differing: adopted.Differing}, nil
 }

@@ -218,40 +218,6 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 	return out
 }
 
-// renderTree renders the tree at plan time for the resource's ModifyPlan
-// and the landscaper_rendered_installation data source alike: blueprint
-// warnings, a render error on the attribute whose input it names (the
-// blueprint when it names none), and one row per rendered deploy item
-// (planned phase Succeeded, config included), sorted; sec masks the
-// secrets of the warnings and the error. The tree is nil when rendering
-// failed. With an engine, each item's configuration is also checked by
-// its deployer (unknown types, invalid configs); without one (provider not
-// configured) only rendered.
-func renderTree(sec *security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
-	render := engine.Render
-	if eng != nil {
-		render = eng.Render
-	}
-	tree, err := render(spec, prev)
-	for i, w := range tree.Warnings {
-		// A warning may name a key a template built from an import.
-		tree.Warnings[i] = sec.scrub(w)
-		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", tree.Warnings[i])
-	}
-	if err != nil {
-		addError(diags, sec, "Invalid Installation", attrErr(path.Root("blueprint"), err))
-		return nil, nil
-	}
-	rows := make([]deployItemRow, 0, len(tree.Items))
-	for _, it := range tree.Items {
-		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn),
-			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash, Config: string(it.Config)})
-	}
-	sortRows(rows)
-	return tree, rows
-}
-
 // sortRows orders deploy items by installation path and name, so plan
 // and state list them alike whatever order the engine ran them in.
 func sortRows(rows []deployItemRow) {

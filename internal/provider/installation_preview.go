@@ -1,10 +1,8 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -73,22 +71,6 @@ func texts(m installationModel) (map[string]string, bool) {
 	return out, true
 }
 
-// textsValue is texts as deploy_item_objects: compact JSON, keys sorted,
-// "<" and ">" as they are.
-func textsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
-	if texts == nil {
-		texts = map[string]string{}
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(texts); err != nil {
-		addError(diags, nil, "Cannot Record deploy_item_objects", err)
-		return types.StringNull()
-	}
-	return types.StringValue(strings.TrimSuffix(b.String(), "\n"))
-}
-
 // previewSettled reports whether the state's deploy_item_objects is what
 // mode asks for: null when off, known otherwise.
 func previewSettled(state installationModel, mode string) bool {
@@ -96,19 +78,6 @@ func previewSettled(state installationModel, mode string) bool {
 		return state.DeployItemObjects.IsNull()
 	}
 	return !state.DeployItemObjects.IsNull() && !state.DeployItemObjects.IsUnknown()
-}
-
-// previewOptions are the options of one preview: the marks continue
-// prior under key (nil: none yet), the provider's secrets are masked and
-// capabilities are the recorded ones.
-func (d *providerData) previewOptions(mode string, key configHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities) instance.PreviewOptions {
-	var sensitive preview.Sensitive
-	sensitive.Add(d.security.secrets.Values()...)
-	opts := instance.PreviewOptions{Marks: preview.NewMarks(key, prior), Sensitive: &sensitive, Capabilities: caps}
-	if mode == planDiffServer {
-		opts.Server = &instance.ServerOptions{}
-	}
-	return opts
 }
 
 // previewRunner is the runner of m's previews: Helm charts are read with
@@ -155,39 +124,6 @@ func (d *providerData) plannedTexts(ctx context.Context, mode string, rendered p
 	shown := d.instancesIn(ctx, rendered.lsContext).Preview(ctx, rendered.tree, rendered.prev, opts)
 	d.collectTexts(shown, out, diags)
 	return textsValue(out, diags), opts.Marks.Table()
-}
-
-// collectTexts puts the items' texts into out: an item that could not be
-// previewed gets a note and a warning, items whose cluster could not be
-// asked one warning together.
-func (d *providerData) collectTexts(shown []instance.ItemText, out map[string]string, diags *diag.Diagnostics) {
-	var offline []string
-	var reason error
-	for _, it := range shown {
-		if it.Err != nil {
-			msg := d.security.scrub(it.Err.Error())
-			out[it.ID] = noPreview + strings.ReplaceAll(msg, "\n", "\n# ") + "\n"
-			if errors.Is(it.Err, deployer.ErrFetchedAtApply) {
-				continue // by design, for every new remote chart: the text says so
-			}
-			addWarning(diags, d.security, "Deploy Item Not Previewed", attrErr(path.Root("deploy_item_objects"),
-				fmt.Errorf("deploy item %s: %w", it.ID, it.Err)))
-			continue
-		}
-		if it.Offline != nil {
-			offline = append(offline, it.ID)
-			if reason == nil {
-				reason = it.Offline
-			}
-		}
-		out[it.ID] = it.Text
-	}
-	if len(offline) > 0 {
-		sort.Strings(offline)
-		addWarning(diags, d.security, "Plan Diff Without The Cluster", attrErr(path.Root("plan_diff"), notedError{
-			fmt.Errorf("plan_diff = \"server\": the cluster of deploy items %s could not be asked: %w", strings.Join(offline, ", "), reason),
-			"Their deploy_item_objects show what they deploy as rendered without the cluster."}))
-	}
 }
 
 // readPrivateJSON decodes the compressed JSON at key into v; false when

@@ -15,10 +15,6 @@ var (
 	_ resource.ResourceWithUpgradeState = (*installationResource)(nil)
 )
 
-// defaultJobTimeout bounds create, update and delete when `timeouts` does
-// not; deploy items have their own, shorter default of 10 minutes.
-const defaultJobTimeout = 30 * time.Minute
-
 // NewInstallationResource returns the landscaper_installation resource.
 func NewInstallationResource() resource.Resource { return &installationResource{} }
 
@@ -28,6 +24,10 @@ type installationResource struct {
 
 func (r *installationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_installation"
+}
+
+func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	schemaOfInstallation(ctx, resp)
 }
 
 // UpgradeState holds one upgrader per earlier schema version

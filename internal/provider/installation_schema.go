@@ -25,7 +25,9 @@ var objectRefAttrs = map[string]schema.Attribute{
 		"(decoded when it is JSON). Without a key, all keys are imported as a map."},
 }
 
-func (r *installationResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// schemaOfInstallation is landscaper_installation's schema; the model → spec reader
+// takes the attribute types from it too (installationAttrTypes).
+func schemaOfInstallation(ctx context.Context, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Version: installationSchemaVersion,
 		MarkdownDescription: "A Landscaper `Installation`: a blueprint with its imports. Create and update run Landscaper's " +

@@ -50,23 +50,6 @@ type installationOutcome struct {
 	ignored []string
 }
 
-// deployItemRow is one deploy item, as the engine and the rendered
-// installation data source know it; state keeps part of it
-// (setDeployItems).
-type deployItemRow struct {
-	Installation string
-	Name         string
-	Type         string
-	Target       string
-	DependsOn    []string
-	Phase        string
-	LastError    string
-	ConfigHash   string
-	// Config is the rendered configuration, shown (sensitive) only by
-	// the landscaper_rendered_installation data source.
-	Config string
-}
-
 // toModel copies the outcome into the model, keeping the configuration.
 func (o *installationOutcome) toModel(ctx context.Context, m installationModel, diags *diag.Diagnostics) installationModel {
 	m.ID = types.StringValue(m.Namespace.ValueString() + "/" + m.Name.ValueString())
@@ -171,23 +154,6 @@ func (m *installationModel) setDeployItems(rows []deployItemRow, hashKnown bool,
 func (m *installationModel) setDeployItemsUnknown() {
 	m.DeployItems = types.MapUnknown(types.StringType)
 	m.DeployItemErrors = types.MapUnknown(types.StringType)
-}
-
-// path is the item's key in deploy_items: its installation path and name.
-func (r deployItemRow) path() string {
-	return r.Installation + "/" + r.Name
-}
-
-// errorText is the item's entry in deploy_item_errors; "" for an item
-// that succeeded.
-func (r deployItemRow) errorText() string {
-	switch {
-	case r.Phase == string(api.DeployItemPhaseSucceeded) && r.LastError == "":
-		return ""
-	case r.LastError == "":
-		return r.Phase
-	}
-	return r.Phase + ": " + r.LastError
 }
 
 // markDrifted records the deploy items named in drifted (keys are item
@@ -311,4 +277,24 @@ func selectorString(s *api.TargetSelector) string {
 		return s.Import
 	}
 	return s.Name
+}
+
+// scrubOutcome masks secrets in the last errors that go into state and
+// marks exported targets whose kubeconfig is not the user's.
+func scrubOutcome(s *security, o *installationOutcome) {
+	if o == nil {
+		return
+	}
+	for i := range o.items {
+		o.items[i].LastError = s.scrub(o.items[i].LastError)
+	}
+	for name, raw := range o.targetExports {
+		var t api.Target
+		if json.Unmarshal([]byte(raw), &t) != nil || s.userKubeconfig(t) {
+			continue
+		}
+		if b, err := json.Marshal(markExported(t)); err == nil {
+			o.targetExports[name] = string(b)
+		}
+	}
 }

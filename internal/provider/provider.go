@@ -8,6 +8,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -56,4 +57,9 @@ func (p *landscaperProvider) DataSources(_ context.Context) []func() datasource.
 // Functions lists the provider-defined functions (Terraform >= 1.8, OpenTofu >= 1.7).
 func (p *landscaperProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{NewDecodeTargetFunction}
+}
+
+// Actions lists the provider's actions (Terraform >= 1.14; OpenTofu has none).
+func (p *landscaperProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{NewReconcileAction}
 }

@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"os"
+	"path/filepath"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -139,4 +141,46 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	resp.ListResourceData = data
 	resp.DataSourceData = data
 	resp.ActionData = data
+}
+
+// hostClusterSettings reads the block, falling back to KUBE_CONFIG_PATH and
+// KUBECONFIG as the kubernetes and helm providers do.
+func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostSettings {
+	var s hostSettings
+	if m != nil {
+		s.Configured = true
+		if p := m.ConfigPath.ValueString(); p != "" {
+			s.ConfigPaths = []string{p}
+		}
+		s.Context = m.ConfigContext.ValueString()
+		s.Host = m.Host.ValueString()
+		s.Token = m.Token.ValueString()
+		s.CACert = m.ClusterCACertificate.ValueString()
+		s.ClientCert = m.ClientCertificate.ValueString()
+		s.ClientKey = m.ClientKey.ValueString()
+		s.Insecure = m.Insecure.ValueBool()
+		if m.Exec != nil {
+			s.ExecAPIVersion = m.Exec.APIVersion.ValueString()
+			s.ExecCommand = m.Exec.Command.ValueString()
+			for _, a := range m.Exec.Args {
+				s.ExecArgs = append(s.ExecArgs, a.ValueString())
+			}
+			s.ExecEnv = m.Exec.Env
+		}
+	}
+	if len(s.ConfigPaths) == 0 && s.Host == "" {
+		for _, env := range []string{"KUBE_CONFIG_PATH", "KUBECONFIG"} {
+			if v := getenv(env); v != "" {
+				s.ConfigPaths = filepath.SplitList(v)
+				s.Configured = true
+				break
+			}
+		}
+	}
+	return s
+}
+
+func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
+	l, diags := m.RenderLimits.limits()
+	return securitySettings{limits: l, allowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
 }

@@ -75,11 +75,6 @@ type securitySettings struct {
 	trustedHostTargets map[string]bool
 }
 
-func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
-	l, diags := m.RenderLimits.limits()
-	return securitySettings{limits: l, allowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
-}
-
 // limits converts the block; nil means the defaults.
 func (m *renderLimitsModel) limits() (template.Limits, diag.Diagnostics) {
 	var l template.Limits
@@ -274,26 +269,6 @@ func (s *security) learnTarget(t api.Target) {
 	var cfg api.KubernetesClusterConfig
 	if json.Unmarshal(t.Spec.Config, &cfg) == nil && cfg.Kubeconfig != "" {
 		s.secrets.KubeconfigCredentials(cfg.Kubeconfig)
-	}
-}
-
-// scrubOutcome masks secrets in the last errors that go into state and
-// marks exported targets whose kubeconfig is not the user's.
-func (s *security) scrubOutcome(o *installationOutcome) {
-	if o == nil {
-		return
-	}
-	for i := range o.items {
-		o.items[i].LastError = s.scrub(o.items[i].LastError)
-	}
-	for name, raw := range o.targetExports {
-		var t api.Target
-		if json.Unmarshal([]byte(raw), &t) != nil || s.userKubeconfig(t) {
-			continue
-		}
-		if b, err := json.Marshal(markExported(t)); err == nil {
-			o.targetExports[name] = string(b)
-		}
 	}
 }
 

@@ -105,3 +105,7 @@ func (m *deployItemTimeoutsModel) parse() (deployItemTimeouts, diag.Diagnostics)
 	}
 	return out, diags
 }
+
+// defaultJobTimeout bounds create, update and delete when `timeouts` does
+// not; deploy items have their own, shorter default of 10 minutes.
+const defaultJobTimeout = 30 * time.Minute

@@ -1,12 +1,10 @@
 package provider
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -110,16 +108,3 @@ func expandHome(p string) string {
 	}
 	return filepath.Join(home, rest)
 }
-
-// registryUser gives a data source the provider's registry: embedded, it
-// implements datasource.DataSourceWithConfigure.
-type registryUser struct{ data *providerData }
-
-func (u *registryUser) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	u.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-var (
-	_ datasource.DataSourceWithConfigure = (*blueprintDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*renderedInstallationDataSource)(nil)
-)

@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+)
+
+// renderTree renders the tree at plan time for the resource's ModifyPlan
+// and the landscaper_rendered_installation data source alike: blueprint
+// warnings, a render error on the attribute whose input it names (the
+// blueprint when it names none), and one row per rendered deploy item
+// (planned phase Succeeded, config included), sorted; sec masks the
+// secrets of the warnings and the error. The tree is nil when rendering
+// failed. With an engine, each item's configuration is also checked by
+// its deployer (unknown types, invalid configs); without one (provider not
+// configured) only rendered.
+func renderTree(sec *security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
+	render := engine.Render
+	if eng != nil {
+		render = eng.Render
+	}
+	tree, err := render(spec, prev)
+	for i, w := range tree.Warnings {
+		// A warning may name a key a template built from an import.
+		tree.Warnings[i] = sec.scrub(w)
+		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", tree.Warnings[i])
+	}
+	if err != nil {
+		addError(diags, sec, "Invalid Installation", attrErr(path.Root("blueprint"), err))
+		return nil, nil
+	}
+	rows := make([]deployItemRow, 0, len(tree.Items))
+	for _, it := range tree.Items {
+		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
+			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn),
+			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash, Config: string(it.Config)})
+	}
+	sortRows(rows)
+	return tree, rows
+}
+
+// deployItemRow is one deploy item, as the engine and the rendered
+// installation data source know it; state keeps part of it
+// (setDeployItems).
+type deployItemRow struct {
+	Installation string
+	Name         string
+	Type         string
+	Target       string
+	DependsOn    []string
+	Phase        string
+	LastError    string
+	ConfigHash   string
+	// Config is the rendered configuration, shown (sensitive) only by
+	// the landscaper_rendered_installation data source.
+	Config string
+}
+
+// path is the item's key in deploy_items: its installation path and name.
+func (r deployItemRow) path() string {
+	return r.Installation + "/" + r.Name
+}
+
+// errorText is the item's entry in deploy_item_errors; "" for an item
+// that succeeded.
+func (r deployItemRow) errorText() string {
+	switch {
+	case r.Phase == string(api.DeployItemPhaseSucceeded) && r.LastError == "":
+		return ""
+	case r.LastError == "":
+		return r.Phase
+	}
+	return r.Phase + ": " + r.LastError
+}
