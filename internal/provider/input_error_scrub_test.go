@@ -158,7 +158,7 @@ func modifyPlan(t *testing.T, d *providerData, set map[string]any) diag.Diagnost
 	null := s
 	configure(t, &s, set)
 	resp := resource.ModifyPlanResponse{Plan: tfsdk.Plan(s)}
-	(&installationResource{data: d}).ModifyPlan(context.Background(),
+	(&installationResource{data: &installationData{d}}).ModifyPlan(context.Background(),
 		resource.ModifyPlanRequest{Plan: tfsdk.Plan(s), State: null, Config: tfsdk.Config(s)}, &resp)
 	return resp.Diagnostics
 }
@@ -168,7 +168,7 @@ func create(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics 
 	out := s
 	configure(t, &s, set)
 	resp := resource.CreateResponse{State: out}
-	(&installationResource{data: d}).Create(context.Background(), resource.CreateRequest{Plan: tfsdk.Plan(s)}, &resp)
+	(&installationResource{data: &installationData{d}}).Create(context.Background(), resource.CreateRequest{Plan: tfsdk.Plan(s)}, &resp)
 	return resp.Diagnostics
 }
 
@@ -176,7 +176,7 @@ func destroy(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics
 	s := installationSchema(t)
 	configure(t, &s, set)
 	resp := resource.DeleteResponse{State: s}
-	(&installationResource{data: d}).Delete(context.Background(), resource.DeleteRequest{State: s}, &resp)
+	(&installationResource{data: &installationData{d}}).Delete(context.Background(), resource.DeleteRequest{State: s}, &resp)
 	return resp.Diagnostics
 }
 

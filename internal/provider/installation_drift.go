@@ -19,7 +19,7 @@ import (
 //
 // marked is the snapshot with the drifted items marked, for private
 // state; nil when nothing needed marking (instance.Drifted).
-func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes []byte) (_ map[string]string, marked []byte, err error) {
+func (d *installationData) drift(ctx context.Context, m installationModel, snapBytes []byte) (_ map[string]string, marked []byte, err error) {
 	snap, err := instance.Decode(snapBytes)
 	if err != nil || snap.Empty() {
 		return nil, nil, err
@@ -52,7 +52,7 @@ func (d *providerData) drift(ctx context.Context, m installationModel, snapBytes
 // credentials) reads the component versions at the digests that were
 // deployed; Helm items in manifest mode render their charts from them
 // again.
-func (d *providerData) driftBlueprint(ctx context.Context, m installationModel) (*blueprint.Blueprint, *blueprint.Component, contextRef) {
+func (d *installationData) driftBlueprint(ctx context.Context, m installationModel) (*blueprint.Blueprint, *blueprint.Component, contextRef) {
 	in := d.inputs(pinsOf(m.ComponentDigests, true))
 	hcl, _, err := hclForm(ctx, m, in.host) // a manifest may read its objects from the host
 	if err != nil {

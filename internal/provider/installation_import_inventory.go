@@ -70,7 +70,7 @@ type inventoryFill struct {
 // target_kubeconfigs records it, config hashes keyed with hashKey; nil
 // when none of them (searched, by name) records it. The import and the
 // list resource (installation_list.go) share it.
-func (d *providerData) fromInventory(ctx context.Context, base installationModel, hashKey configHashKey, diags *diag.Diagnostics) (fill *inventoryFill, searched []string) {
+func (d *installationData) fromInventory(ctx context.Context, base installationModel, hashKey configHashKey, diags *diag.Diagnostics) (fill *inventoryFill, searched []string) {
 	targets := d.providerTargets()
 	for _, t := range targets {
 		searched = append(searched, t.Metadata.Name)

@@ -21,7 +21,7 @@ import (
 // outcome only when nothing ran: the configuration could not be turned
 // into a spec and no snapshot was recorded before, or a lost state's
 // inventory could not be read.
-func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string, key configHashKey) (out *installationOutcome, err error) {
+func (d *installationData) apply(ctx context.Context, m installationModel, prevBytes []byte, inst string, key configHashKey) (out *installationOutcome, err error) {
 	defer func() { scrubOutcome(d.security, out) }()
 	prev, err := instance.Decode(prevBytes)
 	if err != nil {
@@ -58,7 +58,7 @@ func (d *providerData) apply(ctx context.Context, m installationModel, prevBytes
 // delete runs the delete flow; a nil outcome means everything is gone.
 // ignored are inventory Secrets that a replaced tainted instance's
 // destroy did not use (taintedState).
-func (d *providerData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string, key configHashKey) (out *installationOutcome, ignored []string, err error) {
+func (d *installationData) delete(ctx context.Context, m installationModel, snapBytes []byte, inst string, key configHashKey) (out *installationOutcome, ignored []string, err error) {
 	defer func() { scrubOutcome(d.security, out) }()
 	prev, err := instance.Decode(snapBytes)
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || manifestDeletesWithoutUninstall(m)
@@ -97,7 +97,7 @@ func (d *providerData) delete(ctx context.Context, m installationModel, snapByte
 // instance IDs are UUIDv7, so everything a newer instance (the
 // create_before_destroy replacement) adopted carries a later ID and is
 // left alone (deployer.AdoptedBy).
-func (d *providerData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, []string, error) {
+func (d *installationData) taintedState(ctx context.Context, m installationModel) (*engine.Snapshot, string, []string, error) {
 	hcl, _, err := hclForm(ctx, m, d.host)
 	if err != nil {
 		return nil, "", nil, err

@@ -40,7 +40,7 @@ const (
 	listFromLandscaper = "landscaper"
 )
 
-type installationList struct{ data *providerData }
+type installationList struct{ data *installationData }
 
 // NewInstallationList is the list resource of landscaper_installation.
 func NewInstallationList() list.ListResource { return &installationList{} }
@@ -56,7 +56,7 @@ func (l *installationList) Metadata(_ context.Context, req resource.MetadataRequ
 }
 
 func (l *installationList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+	l.data = installationDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (l *installationList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {

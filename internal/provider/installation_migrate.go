@@ -41,7 +41,7 @@ type migration struct {
 }
 
 // hostDynamic is a dynamic client of the host cluster; nil without one.
-func (d *providerData) hostDynamic() (dynamic.Interface, error) {
+func (d *installationData) hostDynamic() (dynamic.Interface, error) {
 	if d == nil || d.host == nil || !d.host.settings.Configured {
 		return nil, nil
 	}
@@ -68,7 +68,7 @@ func landscaperInstallation(ctx context.Context, client dynamic.Interface, names
 // migrate reads the Landscaper Installation that base (the imported
 // state, only its ID, name and namespace set) names and adopts it
 // (instance.Runner.Adopt).
-func (d *providerData) migrate(ctx context.Context, client dynamic.Interface, base installationModel) (*migration, error) {
+func (d *installationData) migrate(ctx context.Context, client dynamic.Interface, base installationModel) (*migration, error) {
 	namespace, name := base.Namespace.ValueString(), base.Name.ValueString()
 	landscape, err := landscaperstate.Read(ctx, client, namespace, name)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -216,17 +215,6 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 		out.unknownPaths = append(out.unknownPaths, u.Path)
 	}
 	return out
-}
-
-// sortRows orders deploy items by installation path and name, so plan
-// and state list them alike whatever order the engine ran them in.
-func sortRows(rows []deployItemRow) {
-	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].Installation != rows[j].Installation {
-			return rows[i].Installation < rows[j].Installation
-		}
-		return rows[i].Name < rows[j].Name
-	})
 }
 
 // configEqual compares the attributes the user sets.

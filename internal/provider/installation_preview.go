@@ -33,13 +33,9 @@ const (
 	previewCapabilitiesKey = "preview_capabilities"
 )
 
-// noPreview heads the text of an item that could not be previewed; such
-// an item is previewed again at the next plan that changes anything.
-const noPreview = "# no preview: "
-
 // planDiffMode is the installation's plan_diff, else the provider's,
 // else local.
-func (d *providerData) planDiffMode(m installationModel) string {
+func (d *installationData) planDiffMode(m installationModel) string {
 	if !m.PlanDiff.IsNull() && !m.PlanDiff.IsUnknown() && m.PlanDiff.ValueString() != "" {
 		return m.PlanDiff.ValueString()
 	}
@@ -82,7 +78,7 @@ func previewSettled(state installationModel, mode string) bool {
 
 // previewRunner is the runner of m's previews: Helm charts are read with
 // the credentials of the Landscaper Context m uses, as its jobs read them.
-func (d *providerData) previewRunner(ctx context.Context, m installationModel) instance.Runner {
+func (d *installationData) previewRunner(ctx context.Context, m installationModel) instance.Runner {
 	ref, err := contextRefOf(m)
 	if err != nil {
 		return d.instances(ctx)
@@ -95,7 +91,7 @@ func (d *providerData) previewRunner(ctx context.Context, m installationModel) i
 // when its configuration hash is unchanged, it neither failed nor drifted
 // and plan_diff's mode is the state's; every other item is previewed. It returns the marks to record
 // in the planned private state.
-func (d *providerData) plannedTexts(ctx context.Context, mode string, rendered plannedItems, state *installationModel,
+func (d *installationData) plannedTexts(ctx context.Context, mode string, rendered plannedItems, state *installationModel,
 	key configHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities, diags *diag.Diagnostics) (types.String, map[string]preview.Mark) {
 	kept := map[string]string{}
 	// Texts of the other mode (the server's form, or the local one) are

@@ -115,7 +115,7 @@ func first[A, B any](a A, _ B) A { return a }
 func TestAppliedTexts_FailedItemsKeepTheirText(t *testing.T) {
 	ctx := context.Background()
 	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
-	r := &installationResource{data: d}
+	r := &installationResource{data: &installationData{d}}
 	var diags diag.Diagnostics
 	rows := []deployItemRow{
 		{Installation: "app", Name: "ok", Phase: "Succeeded", ConfigHash: "h1"},

@@ -34,7 +34,7 @@ const reconciledPrefix = "reconcile job "
 // in the clusters of the root's target imports; it reports whether it
 // changed m. Without a key, or when the clusters cannot be read (the
 // drift check warned already), m stays as it is.
-func (d *providerData) readReconciled(ctx context.Context, m *installationModel, snapBytes []byte, hashKey configHashKey, diags *diag.Diagnostics) bool {
+func (d *installationData) readReconciled(ctx context.Context, m *installationModel, snapBytes []byte, hashKey configHashKey, diags *diag.Diagnostics) bool {
 	if hashKey == nil {
 		return false
 	}

@@ -19,7 +19,7 @@ var (
 func NewInstallationResource() resource.Resource { return &installationResource{} }
 
 type installationResource struct {
-	data *providerData
+	data *installationData
 }
 
 func (r *installationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -39,7 +39,7 @@ func (r *installationResource) UpgradeState(context.Context) map[int64]resource.
 }
 
 func (r *installationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+	r.data = installationDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Create runs the install flow as a new installation instance. When the

@@ -122,40 +122,6 @@ func orEmptyStrings(m map[string]string) map[string]string {
 	return m
 }
 
-// setDeployItems records rows as deploy_items (item path → config_hash)
-// and deploy_item_errors (item path → "<phase>: <why>" for the items that
-// did not succeed). Two flat maps instead of a list of objects: Terraform
-// and the plugin framework both work per value of a resource, and an
-// object of eight attributes per item made 1,000 items 9,000 values,
-// walked some thirty times per plan. hashKnown false plans every
-// config_hash as known after apply (no config_hash key yet).
-func (m *installationModel) setDeployItems(rows []deployItemRow, hashKnown bool, diags *diag.Diagnostics) {
-	hashes := make(map[string]attr.Value, len(rows))
-	failed := map[string]attr.Value{}
-	for _, r := range rows {
-		hash := types.StringUnknown()
-		if hashKnown {
-			hash = types.StringValue(r.ConfigHash)
-		}
-		hashes[r.path()] = hash
-		if e := r.errorText(); e != "" {
-			failed[r.path()] = types.StringValue(e)
-		}
-	}
-	var d diag.Diagnostics
-	m.DeployItems, d = types.MapValue(types.StringType, hashes)
-	diags.Append(d...)
-	m.DeployItemErrors, d = types.MapValue(types.StringType, failed)
-	diags.Append(d...)
-}
-
-// setDeployItemsUnknown plans deploy_items and deploy_item_errors as
-// known after apply.
-func (m *installationModel) setDeployItemsUnknown() {
-	m.DeployItems = types.MapUnknown(types.StringType)
-	m.DeployItemErrors = types.MapUnknown(types.StringType)
-}
-
 // markDrifted records the deploy items named in drifted (keys are item
 // paths) in deploy_item_errors as "Drifted: <why>"; a plan expects no
 // error, so it shows the repair.
@@ -254,29 +220,6 @@ func (o *installationOutcome) renderedFrom(spec engine.RootSpec) error {
 		return fmt.Errorf("hashing the blueprint's files: %w", err)
 	}
 	return nil
-}
-
-func orEmptyList(l []string) []string {
-	if l == nil {
-		return []string{}
-	}
-	return l
-}
-
-// selectorString shows a target selector as HCL-ish text: "cluster",
-// "clusters[0]", "regions[\"eu\"]".
-func selectorString(s *api.TargetSelector) string {
-	switch {
-	case s == nil:
-		return ""
-	case s.Index != nil:
-		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
-	case s.Key != "":
-		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
-	case s.Import != "":
-		return s.Import
-	}
-	return s.Name
 }
 
 // scrubOutcome masks secrets in the last errors that go into state and

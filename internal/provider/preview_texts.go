@@ -77,3 +77,7 @@ func (d *providerData) collectTexts(shown []instance.ItemText, out map[string]st
 			"Their deploy_item_objects show what they deploy as rendered without the cluster."}))
 	}
 }
+
+// noPreview heads the text of an item that could not be previewed; such
+// an item is previewed again at the next plan that changes anything.
+const noPreview = "# no preview: "

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"fmt"
+	"sort"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -73,4 +76,38 @@ func (r deployItemRow) errorText() string {
 		return r.Phase
 	}
 	return r.Phase + ": " + r.LastError
+}
+
+// sortRows orders deploy items by installation path and name, so plan
+// and state list them alike whatever order the engine ran them in.
+func sortRows(rows []deployItemRow) {
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Installation != rows[j].Installation {
+			return rows[i].Installation < rows[j].Installation
+		}
+		return rows[i].Name < rows[j].Name
+	})
+}
+
+func orEmptyList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// selectorString shows a target selector as HCL-ish text: "cluster",
+// "clusters[0]", "regions[\"eu\"]".
+func selectorString(s *api.TargetSelector) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Index != nil:
+		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
+	case s.Key != "":
+		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
+	case s.Import != "":
+		return s.Import
+	}
+	return s.Name
 }
