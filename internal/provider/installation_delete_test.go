@@ -25,7 +25,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	d := &installationData{newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})}
 	for _, snap := range [][]byte{nil, []byte(`{"version":2}`)} {
 		out, _, err := d.delete(ctx, m, snap, "", nil)
 		if err == nil || out != nil {
@@ -62,7 +62,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 func TestDelete_ImportedButNotAppliedFailsClearly(t *testing.T) {
 	m := installationModel{ID: types.StringValue("default/app"), Name: types.StringValue("app"),
 		Namespace: types.StringValue("default")}
-	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	d := &installationData{newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})}
 	out, _, err := d.delete(context.Background(), m, nil, "", nil)
 	if err == nil || out != nil {
 		t.Fatal("a destroy of an imported, never applied installation deleted nothing and succeeded")

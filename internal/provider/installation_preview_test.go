@@ -62,18 +62,18 @@ func textsOf(t *testing.T, m types.String) map[string]string {
 // their text from the state.
 func TestPlannedTexts_RendersWhatChanged(t *testing.T) {
 	ctx := context.Background()
-	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	d := &installationData{newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})}
 	key, err := newConfigHashKey()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var diags diag.Diagnostics
-	before := previewFixture(t, d, "one", "two")
+	before := previewFixture(t, d.providerData, "one", "two")
 	key.keyRows(before.rows)
 	state := installationModel{DeployItemObjects: textsValue(map[string]string{"app/a": "A FROM STATE", "app/b": "B FROM STATE"}, &diags)}
 	state.setDeployItems(before.rows, true, &diags)
 
-	plan := previewFixture(t, d, "one", "three")
+	plan := previewFixture(t, d.providerData, "one", "three")
 	key.keyRows(plan.rows)
 	value, marks := d.plannedTexts(ctx, planDiffLocal, plan, &state, key, nil, nil, &diags)
 	got := textsOf(t, value)
@@ -158,11 +158,11 @@ func TestAppliedTexts_FailedItemsKeepTheirText(t *testing.T) {
 // sensitive).
 func TestPlannedTexts_MasksLearnedSecrets(t *testing.T) {
 	ctx := context.Background()
-	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
+	d := &installationData{newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})}
 	d.security.learnSnapshot(&engine.Snapshot{Root: &snapshot.Installation{Path: "exporter",
 		Exports: map[string]any{"dbPassword": "s3cr3t-from-exporter"}}}, []string{"dbPassword"})
 	var diags diag.Diagnostics
-	got := textsOf(t, first(d.plannedTexts(ctx, planDiffLocal, previewFixture(t, d, "s3cr3t-from-exporter", "plain"), nil, nil, nil, nil, &diags)))
+	got := textsOf(t, first(d.plannedTexts(ctx, planDiffLocal, previewFixture(t, d.providerData, "s3cr3t-from-exporter", "plain"), nil, nil, nil, nil, &diags)))
 	if strings.Contains(got["app/a"], "s3cr3t") || !strings.Contains(got["app/a"], "value: (sensitive value v1)") {
 		t.Errorf("the learned secret is not masked:\n%s", got["app/a"])
 	}
