@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -146,32 +145,6 @@ func markDrifted(m *installationModel, drifted map[string]string, diags *diag.Di
 	var d diag.Diagnostics
 	m.DeployItemErrors, d = types.MapValue(types.StringType, failed)
 	diags.Append(d...)
-}
-
-// stateRows decodes deploy_items and deploy_item_errors into rows (path,
-// phase, error and hash; type, target and dependencies are not recorded),
-// sorted; false when deploy_items is null, unknown or unreadable.
-func stateRows(m installationModel) ([]deployItemRow, bool) {
-	if m.DeployItems.IsNull() || m.DeployItems.IsUnknown() || m.DeployItemErrors.IsUnknown() {
-		return nil, false
-	}
-	failed := m.DeployItemErrors.Elements() // empty when null
-	rows := make([]deployItemRow, 0, len(m.DeployItems.Elements()))
-	for p, v := range m.DeployItems.Elements() {
-		hash, ok := v.(types.String)
-		cut := strings.LastIndexByte(p, '/')
-		if !ok || cut < 0 {
-			return nil, false
-		}
-		row := deployItemRow{Installation: p[:cut], Name: p[cut+1:], ConfigHash: hash.ValueString(),
-			Phase: string(api.DeployItemPhaseSucceeded)}
-		if e, ok := failed[p].(types.String); ok {
-			row.Phase, row.LastError, _ = strings.Cut(e.ValueString(), ": ")
-		}
-		rows = append(rows, row)
-	}
-	sortRows(rows)
-	return rows, true
 }
 
 // outcomeOf converts a snapshot into attribute values. When the snapshot

@@ -3,9 +3,11 @@ package provider
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
@@ -110,4 +112,30 @@ func selectorString(s *api.TargetSelector) string {
 		return s.Import
 	}
 	return s.Name
+}
+
+// stateRows decodes deploy_items and deploy_item_errors into rows (path,
+// phase, error and hash; type, target and dependencies are not recorded),
+// sorted; false when deploy_items is null, unknown or unreadable.
+func stateRows(m installationModel) ([]deployItemRow, bool) {
+	if m.DeployItems.IsNull() || m.DeployItems.IsUnknown() || m.DeployItemErrors.IsUnknown() {
+		return nil, false
+	}
+	failed := m.DeployItemErrors.Elements() // empty when null
+	rows := make([]deployItemRow, 0, len(m.DeployItems.Elements()))
+	for p, v := range m.DeployItems.Elements() {
+		hash, ok := v.(types.String)
+		cut := strings.LastIndexByte(p, '/')
+		if !ok || cut < 0 {
+			return nil, false
+		}
+		row := deployItemRow{Installation: p[:cut], Name: p[cut+1:], ConfigHash: hash.ValueString(),
+			Phase: string(api.DeployItemPhaseSucceeded)}
+		if e, ok := failed[p].(types.String); ok {
+			row.Phase, row.LastError, _ = strings.Cut(e.ValueString(), ": ")
+		}
+		rows = append(rows, row)
+	}
+	sortRows(rows)
+	return rows, true
 }
