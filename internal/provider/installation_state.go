@@ -16,10 +16,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
-// snapshotKey is the private-state key of the engine snapshot: the whole
-// object tree of the last job, from which the next job and destroy start.
-const snapshotKey = "engine_snapshot"
-
 // driftedPhase is the deploy item phase Read records for drifted items; it
 // differs from the planned "Succeeded", so the plan shows the repair.
 const driftedPhase = "Drifted"

@@ -83,3 +83,7 @@ func unpackSnapshot(b []byte, limit int64) ([]byte, error) {
 	}
 	return compress.Gunzip(z, limit)
 }
+
+// snapshotKey is the private-state key of the engine snapshot: the whole
+// object tree of the last job, from which the next job and destroy start.
+const snapshotKey = "engine_snapshot"
