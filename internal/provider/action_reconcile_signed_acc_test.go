@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -18,7 +20,7 @@ import (
 // inventory Secret (in its target kubeconfig's namespace).
 func (e *accEnv) inventorySecret() (string, string) {
 	e.t.Helper()
-	name := inventory.ParentName(rootName(installationModel{Name: types.StringValue("app"), Namespace: types.StringValue(e.namespace)}))
+	name := inventory.ParentName(shared.RootName(shared.InstallationModel{Name: types.StringValue("app"), Namespace: types.StringValue(e.namespace)}))
 	l, err := e.kube.CoreV1().Secrets("").List(context.Background(), metav1.ListOptions{FieldSelector: "metadata.name=" + name})
 	if err != nil || len(l.Items) != 1 {
 		e.t.Fatalf("the installation's inventory Secret %s: %v (%d found)", name, err, len(l.Items))

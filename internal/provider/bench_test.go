@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -193,7 +195,7 @@ func (s *benchServer) prepareNoOp(b *testing.B, st benchState) noOpRequests {
 func (s *benchServer) noOpPlan(b *testing.B, r noOpRequests) *tfprotov6.DynamicValue {
 	b.Helper()
 	up, err := s.srv.UpgradeResourceState(s.ctx, &tfprotov6.UpgradeResourceStateRequest{
-		TypeName: benchResource, Version: installationSchemaVersion, RawState: &tfprotov6.RawState{JSON: r.stateJSON},
+		TypeName: benchResource, Version: shared.InstallationSchemaVersion, RawState: &tfprotov6.RawState{JSON: r.stateJSON},
 	})
 	check(b, "upgrade", err, up.Diagnostics)
 	read, err := s.srv.ReadResource(s.ctx, &tfprotov6.ReadResourceRequest{

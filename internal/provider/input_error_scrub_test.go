@@ -1,6 +1,10 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"context"
 	"errors"
 	"fmt"
@@ -49,15 +53,15 @@ deployExecutions:
 // Landscaper host: TestDiagnostics_OnlyThroughAddError keeps them, and
 // every other path, on addError and addWarning.)
 func TestDiagnostics_NoSecretInErrorReachesThem(t *testing.T) {
-	data := func() *providerData {
-		d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
-		d.security.secrets.Add(knownSecret)
+	data := func() *shared.ProviderData {
+		d := shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
+		d.Security.Secrets.Add(knownSecret)
 		return d
 	}
 	inline := map[string]any{"blueprint.yaml": failingBlueprint}
 	missingDir := filepath.Join(t.TempDir(), knownSecret)
 	unreachableHost := data()
-	unreachableHost.host = &hostCluster{settings: target.HostSettings{Configured: true, Host: "https://127.0.0.1:1"}}
+	unreachableHost.Host = &shared.HostCluster{Settings: target.HostSettings{Configured: true, Host: "https://127.0.0.1:1"}}
 
 	for _, c := range []struct {
 		name    string
@@ -124,7 +128,7 @@ func configure(t *testing.T, s *tfsdk.State, set map[string]any) {
 			attrs = append(attrs, attribute{path.Root("imports").AtName("data"), types.DynamicValue(types.ObjectValueMust(
 				map[string]attr.Type{"password": types.StringType}, map[string]attr.Value{"password": types.StringValue(v.(string))}))})
 		case "imports.secrets":
-			attrs = append(attrs, attribute{path.Root("imports").AtName("secrets"), map[string]objectRefModel{"password": {
+			attrs = append(attrs, attribute{path.Root("imports").AtName("secrets"), map[string]shared.ObjectRefModel{"password": {
 				Name: types.StringValue(v.(string)), Namespace: types.StringValue("default"), Key: types.StringNull()}}})
 		case "deploy_items":
 			attrs = append(attrs, attribute{path.Root("phase"), "Succeeded"},
@@ -149,40 +153,40 @@ func configure(t *testing.T, s *tfsdk.State, set map[string]any) {
 func installationSchema(t *testing.T) tfsdk.State {
 	t.Helper()
 	var resp resource.SchemaResponse
-	(&installationResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	(&installation.InstallationResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	return tfsdk.State{Schema: resp.Schema, Raw: tftypes.NewValue(resp.Schema.Type().TerraformType(context.Background()), nil)}
 }
 
-func modifyPlan(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics {
+func modifyPlan(t *testing.T, d *shared.ProviderData, set map[string]any) diag.Diagnostics {
 	s := installationSchema(t)
 	null := s
 	configure(t, &s, set)
 	resp := resource.ModifyPlanResponse{Plan: tfsdk.Plan(s)}
-	(&installationResource{data: &installationData{d}}).ModifyPlan(context.Background(),
+	(&installation.InstallationResource{Data: &installation.InstallationData{ProviderData: d}}).ModifyPlan(context.Background(),
 		resource.ModifyPlanRequest{Plan: tfsdk.Plan(s), State: null, Config: tfsdk.Config(s)}, &resp)
 	return resp.Diagnostics
 }
 
-func create(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics {
+func create(t *testing.T, d *shared.ProviderData, set map[string]any) diag.Diagnostics {
 	s := installationSchema(t)
 	out := s
 	configure(t, &s, set)
 	resp := resource.CreateResponse{State: out}
-	(&installationResource{data: &installationData{d}}).Create(context.Background(), resource.CreateRequest{Plan: tfsdk.Plan(s)}, &resp)
+	(&installation.InstallationResource{Data: &installation.InstallationData{ProviderData: d}}).Create(context.Background(), resource.CreateRequest{Plan: tfsdk.Plan(s)}, &resp)
 	return resp.Diagnostics
 }
 
-func destroy(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics {
+func destroy(t *testing.T, d *shared.ProviderData, set map[string]any) diag.Diagnostics {
 	s := installationSchema(t)
 	configure(t, &s, set)
 	resp := resource.DeleteResponse{State: s}
-	(&installationResource{data: &installationData{d}}).Delete(context.Background(), resource.DeleteRequest{State: s}, &resp)
+	(&installation.InstallationResource{Data: &installation.InstallationData{ProviderData: d}}).Delete(context.Background(), resource.DeleteRequest{State: s}, &resp)
 	return resp.Diagnostics
 }
 
-func readRendered(t *testing.T, d *providerData, set map[string]any) diag.Diagnostics {
+func readRendered(t *testing.T, d *shared.ProviderData, set map[string]any) diag.Diagnostics {
 	ctx := context.Background()
-	ds := &renderedInstallationDataSource{registryUser{data: d}}
+	ds := &datasources.RenderedInstallationDataSource{RegistryUser: datasources.RegistryUser{Data: d}}
 	var sr datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
 	s := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
@@ -197,8 +201,8 @@ func readRendered(t *testing.T, d *providerData, set map[string]any) diag.Diagno
 // blueprint input's, wrapped or joined — addError and addWarning show it
 // masked and on its attribute.
 func TestAddError_MasksEveryShape(t *testing.T) {
-	sec := &security{}
-	sec.secrets.Add(knownSecret)
+	sec := &shared.Security{}
+	sec.Secrets.Add(knownSecret)
 	plain := fmt.Errorf("deploying: token %s refused", knownSecret)
 	for _, c := range []struct {
 		name string
@@ -206,14 +210,14 @@ func TestAddError_MasksEveryShape(t *testing.T) {
 		want path.Path // empty: no attribute
 	}{
 		{"plain", plain, path.Empty()},
-		{"attribute", attrErr(path.Root("context"), plain), path.Root("context")},
+		{"attribute", shared.AttrErr(path.Root("context"), plain), path.Root("context")},
 		{"blueprint input", blueprint.NewInputError(blueprint.InputImportDataMapping, "", plain), path.Root("import_data_mappings")},
-		{"input inside a wrapped attribute error", fmt.Errorf("job: %w", attrErr(path.Root("blueprint"),
+		{"input inside a wrapped attribute error", fmt.Errorf("job: %w", shared.AttrErr(path.Root("blueprint"),
 			blueprint.NewInputError(blueprint.InputImport, "password", plain))), path.Root("imports")},
-		{"joined", errors.Join(errors.New("first"), attrErr(path.Root("manifest"), plain)), path.Root("manifest")},
+		{"joined", errors.Join(errors.New("first"), shared.AttrErr(path.Root("manifest"), plain)), path.Root("manifest")},
 		{"URL credential, no secret known", fmt.Errorf("GET https://user:%s@registry.test/v2/", knownSecret), path.Empty()},
 	} {
-		for _, add := range []func(diagnostics, *security, string, error){addError, addWarning} {
+		for _, add := range []func(shared.Diagnostics, *shared.Security, string, error){shared.AddError, shared.AddWarning} {
 			var diags diag.Diagnostics
 			s := sec
 			if strings.HasPrefix(c.name, "URL") {

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +21,7 @@ import (
 
 // unconfigured is the provider data before Configure ran: nothing is read
 // from a cluster or a registry.
-var unconfigured *providerData
+var unconfigured *shared.ProviderData
 
 const manifestTestObjects = `apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: Target
@@ -34,7 +36,7 @@ metadata: {name: target-namespace}
 data: shop
 `
 
-func manifestModel(t *testing.T, file, objects string) installationModel {
+func manifestModel(t *testing.T, file, objects string) shared.InstallationModel {
 	t.Helper()
 	manifest, err := os.ReadFile(filepath.Join(landscaperYAMLExample(t), "manifests", file))
 	if err != nil {
@@ -45,7 +47,7 @@ func manifestModel(t *testing.T, file, objects string) installationModel {
 		t.Fatal(err)
 	}
 	name := strings.TrimSuffix(file, ".yaml")
-	return installationModel{Name: types.StringValue(name), Namespace: types.StringValue("default"),
+	return shared.InstallationModel{Name: types.StringValue(name), Namespace: types.StringValue("default"),
 		Manifest: types.StringValue(string(manifest)), ManifestObjects: types.StringValue(string(data) + "---\n" + objects)}
 }
 
@@ -55,7 +57,7 @@ func TestRootSpec_ManifestReadsLikeItsTranslation(t *testing.T) {
 	ctx := context.Background()
 	for _, file := range []string{"web-config.yaml", "tree.yaml"} {
 		m := manifestModel(t, file, manifestTestObjects)
-		spec, err := rootSpec(ctx, unconfigured.inputs(component.Pins{}), m)
+		spec, err := shared.RootSpec(ctx, unconfigured.Inputs(component.Pins{}), m)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -98,15 +100,15 @@ func TestRootSpec_ManifestHostImportsWaitForApply(t *testing.T) {
 	m := manifestModel(t, "web-config.yaml", manifestTestObjects)
 	m.Manifest = types.StringValue(strings.Replace(m.Manifest.ValueString(), "      dataRef: web-settings",
 		"      secretRef: {name: web-settings, key: settings}", 1))
-	if _, err := rootSpec(context.Background(), unconfigured.inputs(component.Pins{}), m); !errors.Is(err, errHostImportsAtPlan) {
+	if _, err := shared.RootSpec(context.Background(), unconfigured.Inputs(component.Pins{}), m); !errors.Is(err, shared.ErrHostImportsAtPlan) {
 		t.Fatalf("got %v", err)
 	}
-	hcl, _, err := hclForm(context.Background(), m, nil)
+	hcl, _, err := shared.HclForm(context.Background(), m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var im importsModel
-	if _, err := asObject(context.Background(), hcl.Imports, &im, path.Root("imports")); err != nil || len(im.Secrets.Elements()) != 1 {
+	var im shared.ImportsModel
+	if _, err := shared.AsObject(context.Background(), hcl.Imports, &im, path.Root("imports")); err != nil || len(im.Secrets.Elements()) != 1 {
 		t.Fatalf("secrets %v %v", im.Secrets, err)
 	}
 }
@@ -117,23 +119,23 @@ func TestHCLForm_Errors(t *testing.T) {
 	ctx := context.Background()
 	m := manifestModel(t, "web-config.yaml", manifestTestObjects)
 	m.Name = types.StringValue("other")
-	_, _, err := hclForm(ctx, m, nil)
-	if ie, ok := asInputError(err); !ok || ie.Path.String() != "manifest" || !strings.Contains(err.Error(), `metadata.name: is "web-config"`) {
+	_, _, err := shared.HclForm(ctx, m, nil)
+	if ie, ok := shared.AsInputError(err); !ok || ie.Path.String() != "manifest" || !strings.Contains(err.Error(), `metadata.name: is "web-config"`) {
 		t.Errorf("name mismatch: %v", err)
 	}
 	m = manifestModel(t, "web-config.yaml", "kind: [")
-	if _, _, err = hclForm(ctx, m, nil); err == nil {
+	if _, _, err = shared.HclForm(ctx, m, nil); err == nil {
 		t.Error("broken manifest_objects accepted")
-	} else if ie, ok := asInputError(err); !ok || ie.Path.String() != "manifest_objects" {
+	} else if ie, ok := shared.AsInputError(err); !ok || ie.Path.String() != "manifest_objects" {
 		t.Errorf("broken objects: %v", err)
 	}
 	m.ManifestObjects = types.StringUnknown()
-	if _, _, err = hclForm(ctx, m, nil); !errors.Is(err, errUnknownValue) {
+	if _, _, err = shared.HclForm(ctx, m, nil); !errors.Is(err, shared.ErrUnknownValue) {
 		t.Errorf("unknown objects: %v", err)
 	}
 	m = manifestModel(t, "web-config.yaml", manifestTestObjects)
 	m.Manifest = types.StringValue(strings.Replace(m.Manifest.ValueString(), "reconcile", "reconcile\n    landscaper.gardener.cloud/delete-without-uninstall: \"true\"", 1))
-	if !manifestDeletesWithoutUninstall(m) {
+	if !shared.ManifestDeletesWithoutUninstall(m) {
 		t.Error("delete-without-uninstall annotation not seen")
 	}
 }

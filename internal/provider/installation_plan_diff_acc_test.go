@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -178,7 +180,7 @@ func TestAccInstallation_planDiff(t *testing.T) {
 
 	// Switching to the server's view runs no job; then a field set out of
 	// band (and a label another manager added) shows in the plan.
-	cfg.mode = planDiffServer
+	cfg.mode = shared.PlanDiffServer
 	w.write(cfg.hcl(e))
 	out = w.mustRun("apply", "-auto-approve")
 	if strings.Contains(out, "job_id") {

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -21,8 +23,8 @@ import (
 func TestAccInstallation_refreshRequestsPerInstallation(t *testing.T) {
 	e := newAccEnv(t)
 	log := &deployertest.RequestLog{}
-	testPoolOptions = []target.Option{target.WithWrapTransport(log.Wrap)}
-	t.Cleanup(func() { testPoolOptions = nil })
+	shared.TestPoolOptions = []target.Option{target.WithWrapTransport(log.Wrap)}
+	t.Cleanup(func() { shared.TestPoolOptions = nil })
 	const installations, items = 4, 3
 	config := e.targetHCL
 	for i := range installations {

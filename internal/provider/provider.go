@@ -6,6 +6,12 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/reconcile"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
+
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -39,27 +45,27 @@ func (p *landscaperProvider) Metadata(_ context.Context, _ provider.MetadataRequ
 // Resources lists every resource type of the provider.
 func (p *landscaperProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		NewTargetResource,
-		NewInstallationResource,
+		targetresource.NewTargetResource,
+		installation.NewInstallationResource,
 	}
 }
 
 // ListResources lists the list resources (`terraform query`, Terraform >= 1.14).
 func (p *landscaperProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return []func() list.ListResource{NewInstallationList}
+	return []func() list.ListResource{installation.NewInstallationList}
 }
 
 // DataSources lists every data source type of the provider.
 func (p *landscaperProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewBlueprintDataSource, NewRenderedInstallationDataSource, NewManifestsDataSource}
+	return []func() datasource.DataSource{datasources.NewBlueprintDataSource, datasources.NewRenderedInstallationDataSource, datasources.NewManifestsDataSource}
 }
 
 // Functions lists the provider-defined functions (Terraform >= 1.8, OpenTofu >= 1.7).
 func (p *landscaperProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{NewDecodeTargetFunction}
+	return []func() function.Function{functions.NewDecodeTargetFunction}
 }
 
 // Actions lists the provider's actions (Terraform >= 1.14; OpenTofu has none).
 func (p *landscaperProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{NewReconcileAction}
+	return []func() action.Action{reconcile.NewReconcileAction}
 }

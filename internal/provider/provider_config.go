@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -15,18 +17,18 @@ import (
 // configuration whose installations only use inline targets needs none of
 // it. Configure contacts nothing; the host cluster is read at plan.
 type providerModel struct {
-	Kubernetes                  *kubernetesModel   `tfsdk:"kubernetes"`
-	Registry                    *registryModel     `tfsdk:"registry"`
-	RenderLimits                *renderLimitsModel `tfsdk:"render_limits"`
-	AllowExecInBlueprintTargets types.Bool         `tfsdk:"allow_exec_in_blueprint_targets"`
-	Parallelism                 types.Int64        `tfsdk:"parallelism"`
-	ClusterQPS                  types.Int64        `tfsdk:"cluster_qps"`
-	ClusterBurst                types.Int64        `tfsdk:"cluster_burst"`
-	TargetKubeconfigs           types.Map          `tfsdk:"target_kubeconfigs"`
-	ExternalDeployers           types.List         `tfsdk:"external_deployers"`
-	DeployItemTimeouts          types.Object       `tfsdk:"deploy_item_timeouts"`
-	PlanDiff                    types.String       `tfsdk:"plan_diff"`
-	TrustedHostTargets          types.List         `tfsdk:"trusted_host_targets"`
+	Kubernetes                  *kubernetesModel          `tfsdk:"kubernetes"`
+	Registry                    *registryModel            `tfsdk:"registry"`
+	RenderLimits                *shared.RenderLimitsModel `tfsdk:"render_limits"`
+	AllowExecInBlueprintTargets types.Bool                `tfsdk:"allow_exec_in_blueprint_targets"`
+	Parallelism                 types.Int64               `tfsdk:"parallelism"`
+	ClusterQPS                  types.Int64               `tfsdk:"cluster_qps"`
+	ClusterBurst                types.Int64               `tfsdk:"cluster_burst"`
+	TargetKubeconfigs           types.Map                 `tfsdk:"target_kubeconfigs"`
+	ExternalDeployers           types.List                `tfsdk:"external_deployers"`
+	DeployItemTimeouts          types.Object              `tfsdk:"deploy_item_timeouts"`
+	PlanDiff                    types.String              `tfsdk:"plan_diff"`
+	TrustedHostTargets          types.List                `tfsdk:"trusted_host_targets"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -100,15 +102,15 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			},
 		},
 	}
-	for name, a := range securityAttributes() {
+	for name, a := range shared.SecurityAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
-	tuningAttributes(resp.Schema.Attributes)
-	kubeconfigsAttribute(resp.Schema.Attributes)
-	externalDeployersAttribute(resp.Schema.Attributes)
-	deployItemTimeoutsAttribute(resp.Schema.Attributes)
-	providerPlanDiffAttribute(resp.Schema.Attributes)
-	trustedHostTargetsAttribute(resp.Schema.Attributes)
+	shared.TuningAttributes(resp.Schema.Attributes)
+	shared.KubeconfigsAttribute(resp.Schema.Attributes)
+	shared.ExternalDeployersAttribute(resp.Schema.Attributes)
+	shared.DeployItemTimeoutsAttribute(resp.Schema.Attributes)
+	shared.ProviderPlanDiffAttribute(resp.Schema.Attributes)
+	shared.TrustedHostTargetsAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -119,24 +121,24 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	registry, err := newRegistry(cfg.Registry)
 	if err != nil {
-		addError(&resp.Diagnostics, nil, "Invalid Registry Configuration", err)
+		shared.AddError(&resp.Diagnostics, nil, "Invalid Registry Configuration", err)
 		return
 	}
 	sec, diags := cfg.securitySettings()
 	resp.Diagnostics.Append(diags...)
-	kubeconfigs, diags := providerKubeconfigs(ctx, cfg.TargetKubeconfigs)
+	kubeconfigs, diags := shared.ProviderKubeconfigs(ctx, cfg.TargetKubeconfigs)
 	resp.Diagnostics.Append(diags...)
-	sec.targetKubeconfigs = kubeconfigs
-	sec.trustedHostTargets, diags = trustedHostTargets(ctx, cfg.TrustedHostTargets)
+	sec.TargetKubeconfigs = kubeconfigs
+	sec.TrustedHostTargets, diags = shared.TrustedHostTargets(ctx, cfg.TrustedHostTargets)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := newProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, tuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
-	if resp.Diagnostics.Append(data.configureDeployers(ctx, cfg.DeployItemTimeouts, cfg.ExternalDeployers)...); resp.Diagnostics.HasError() {
+	data := shared.NewProviderData(p.version, hostClusterSettings(cfg.Kubernetes, os.Getenv), registry, sec, shared.TuningOf(cfg.Parallelism, cfg.ClusterQPS, cfg.ClusterBurst))
+	if resp.Diagnostics.Append(data.ConfigureDeployers(ctx, cfg.DeployItemTimeouts, cfg.ExternalDeployers)...); resp.Diagnostics.HasError() {
 		return
 	}
-	data.planDiff = cfg.PlanDiff.ValueString()
+	data.PlanDiff = cfg.PlanDiff.ValueString()
 	resp.ResourceData = data
 	resp.ListResourceData = data
 	resp.DataSourceData = data
@@ -145,8 +147,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 
 // hostClusterSettings reads the block, falling back to KUBE_CONFIG_PATH and
 // KUBECONFIG as the kubernetes and helm providers do.
-func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostSettings {
-	var s hostSettings
+func hostClusterSettings(m *kubernetesModel, getenv func(string) string) shared.HostSettings {
+	var s shared.HostSettings
 	if m != nil {
 		s.Configured = true
 		if p := m.ConfigPath.ValueString(); p != "" {
@@ -180,7 +182,7 @@ func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostSet
 	return s
 }
 
-func (m providerModel) securitySettings() (securitySettings, diag.Diagnostics) {
-	l, diags := m.RenderLimits.limits()
-	return securitySettings{limits: l, allowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
+func (m providerModel) securitySettings() (shared.SecuritySettings, diag.Diagnostics) {
+	l, diags := m.RenderLimits.Limits()
+	return shared.SecuritySettings{Limits: l, AllowUntrustedCredentials: m.AllowExecInBlueprintTargets.ValueBool()}, diags
 }

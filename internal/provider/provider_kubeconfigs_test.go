@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
+
 	"context"
 	"encoding/json"
 	"strings"
@@ -15,9 +18,9 @@ import (
 // TestBuildTarget_FromProvider: the Target of a kubeconfig_from_provider
 // target carries the reference and no config at all.
 func TestBuildTarget_FromProvider(t *testing.T) {
-	m := targetModel{Name: types.StringValue("prod"), Type: types.StringValue(api.KubernetesClusterTargetType),
+	m := targetresource.TargetModel{Name: types.StringValue("prod"), Type: types.StringValue(api.KubernetesClusterTargetType),
 		Kubeconfig: types.StringNull(), Config: types.StringNull(), FromProvider: types.BoolValue(true)}
-	raw, ok := buildTarget(m, "ref-1")
+	raw, ok := targetresource.BuildTarget(m, "ref-1")
 	if !ok {
 		t.Fatal("buildTarget: not known")
 	}
@@ -30,7 +33,7 @@ func TestBuildTarget_FromProvider(t *testing.T) {
 	}
 
 	m.Type = types.StringValue("example.com/vault")
-	if _, err := targetConfig(m); err == nil || !strings.Contains(err.Error(), "kubeconfig_from_provider") {
+	if _, err := targetresource.TargetConfig(m); err == nil || !strings.Contains(err.Error(), "kubeconfig_from_provider") {
 		t.Errorf("kubeconfig_from_provider with type example.com/vault: %v, want an error naming the attribute", err)
 	}
 }
@@ -39,7 +42,7 @@ func TestBuildTarget_FromProvider(t *testing.T) {
 // map key (what the message may quote is redact.Kubeconfig's, tested there).
 func TestProviderKubeconfigs_Invalid(t *testing.T) {
 	m := types.MapValueMust(types.StringType, map[string]attr.Value{"prod": types.StringValue("users: not-a-list")})
-	got, diags := providerKubeconfigs(context.Background(), m)
+	got, diags := shared.ProviderKubeconfigs(context.Background(), m)
 	if !diags.HasError() || len(got) != 0 {
 		t.Fatalf("providerKubeconfigs(invalid) = %v, %v; want an error", got, diags)
 	}

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,7 +91,7 @@ func newRegistry(m *registryModel) (*component.Registry, error) {
 	}
 	cred, err := ocireg.Credentials(hosts)
 	if err != nil {
-		return nil, attrErr(path.Root("registry").AtName("credentials"), err)
+		return nil, shared.AttrErr(path.Root("registry").AtName("credentials"), err)
 	}
 	opts.Credential = cred
 	return &component.Registry{Client: ocireg.New(opts), AllowUnverifiedDigests: allowUnverified}, nil

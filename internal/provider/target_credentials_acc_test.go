@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
 	"archive/zip"
 	"encoding/base64"
 	"encoding/json"
@@ -102,8 +104,8 @@ func decodePrivate(t *testing.T, private string) []byte {
 		if err != nil {
 			t.Fatalf("private state key %s: %v", k, err)
 		}
-		if k == snapshotKey && len(value) > 0 && value[0] == '"' { // compressed (private_snapshot.go)
-			if value, err = unpackSnapshot(value, maxSnapshotBytes); err != nil {
+		if k == shared.SnapshotKey && len(value) > 0 && value[0] == '"' { // compressed (private_snapshot.go)
+			if value, err = shared.UnpackSnapshot(value, shared.MaxSnapshotBytes); err != nil {
 				t.Fatalf("private state key %s: %v", k, err)
 			}
 		}

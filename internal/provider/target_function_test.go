@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,8 +25,8 @@ import (
 func runDecodeTarget(t *testing.T, arg string) (types.Object, *function.FuncError) {
 	t.Helper()
 	ctx := context.Background()
-	resp := function.RunResponse{Result: function.NewResultData(types.ObjectUnknown(decodedTargetAttrTypes))}
-	NewDecodeTargetFunction().Run(ctx, function.RunRequest{
+	resp := function.RunResponse{Result: function.NewResultData(types.ObjectUnknown(functions.DecodedTargetAttrTypes))}
+	functions.NewDecodeTargetFunction().Run(ctx, function.RunRequest{
 		Arguments: function.NewArgumentsData([]attr.Value{types.StringValue(arg)}),
 	}, &resp)
 	if resp.Error != nil {

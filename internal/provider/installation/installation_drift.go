@@ -1,0 +1,75 @@
+package installation
+
+import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
+	"context"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+)
+
+// Refresh's drift check: what package instance's Drift needs from state
+// and private state, and what it returns in the resource's terms.
+
+// drift returns the drifted deploy items by "<installation>/<name>", each
+// with the reason that becomes its last error in state. The blueprint
+// named in state gives deployers the files they may need (a local Helm
+// chart); it is loaded only when such an item was deployed
+// (instance.DriftReadsFiles), and when it cannot be loaded any more, only
+// those deployers report an error.
+//
+// marked is the snapshot with the drifted items marked, for private
+// state; nil when nothing needed marking (instance.Drifted).
+func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel, snapBytes []byte) (_ map[string]string, marked []byte, err error) {
+	snap, err := instance.Decode(snapBytes)
+	if err != nil || snap.Empty() {
+		return nil, nil, err
+	}
+	d.Security.TrustSnapshot(m, snap)
+	d.Security.LearnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
+	var bp *blueprint.Blueprint
+	var comp *blueprint.Component
+	runner := d.Instances(ctx)
+	if instance.DriftReadsFiles(snap) {
+		var lsContext shared.ContextRef
+		bp, comp, lsContext = d.driftBlueprint(ctx, m)
+		runner = d.InstancesIn(ctx, lsContext) // Helm charts are read again
+	}
+	drifted, err := runner.Drift(ctx, snap, snapBytes, bp, comp)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(map[string]string, len(drifted.Items))
+	for _, it := range drifted.Items {
+		// The reason becomes the item's last_error in state.
+		out[it.ID] = d.Security.Scrub(it.Reason)
+	}
+	return out, drifted.Marked, nil
+}
+
+// driftBlueprint loads the blueprint and component descriptor named in
+// state, for drift checks of deployers that read blueprint files; nil
+// when they cannot be loaded any more. The registry (with the Context's
+// credentials) reads the component versions at the digests that were
+// deployed; Helm items in manifest mode render their charts from them
+// again.
+func (d *InstallationData) driftBlueprint(ctx context.Context, m shared.InstallationModel) (*blueprint.Blueprint, *blueprint.Component, shared.ContextRef) {
+	in := d.Inputs(shared.PinsOf(m.ComponentDigests, true))
+	hcl, _, err := shared.HclForm(ctx, m, in.Host) // a manifest may read its objects from the host
+	if err != nil {
+		return nil, nil, shared.ContextRef{None: true}
+	}
+	lsContext, err := shared.ContextRefOf(hcl)
+	if err != nil {
+		return nil, nil, shared.ContextRef{None: true}
+	}
+	if in.Scope, err = shared.InstallationScope(ctx, in.Components, hcl); err != nil {
+		return nil, nil, lsContext
+	}
+	bp, comp, err := shared.ResolveBlueprint(ctx, in, hcl.Blueprint, hcl.ComponentDescriptor)
+	if err != nil {
+		return nil, nil, lsContext
+	}
+	return bp, comp, lsContext
+}

@@ -1,0 +1,142 @@
+package installation
+
+import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+)
+
+// An import of an installation this provider deployed fills the state from
+// its inventory (instance.Runner.Imported): the attributes, the outcome and
+// the engine snapshot the last job kept there, with each deploy item's
+// configuration, provider status and cluster as the parents record them.
+// The configuration's target imports, through which applies find the
+// inventory, are not known to an import; it looks in the clusters the
+// provider block reaches without a configuration: those of
+// target_kubeconfigs. Found there, the plan of a configuration that renders
+// what the inventory records is empty, and a destroy straight after the
+// import removes everything recorded.
+
+// importFromInventory fills resp, which holds the ID, name and namespace
+// of an installation this provider deployed, from its inventory; without
+// one where it looked, it leaves the state and warns what the next apply
+// does.
+func (r *InstallationResource) importFromInventory(ctx context.Context, namespace, name string, resp *resource.ImportStateResponse) {
+	var base shared.InstallationModel // every attribute null, with its type
+	resp.Diagnostics.Append(resp.State.Get(ctx, &base)...)
+	if resp.Diagnostics.HasError() || r.Data == nil {
+		return
+	}
+	hashKey := shared.EnsureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
+	fill, searched := r.Data.fromInventory(ctx, base, hashKey, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if fill == nil {
+		where := "(the provider block names no cluster in target_kubeconfigs to look in)"
+		if len(searched) > 0 {
+			where = "in the clusters of target_kubeconfigs (" + strings.Join(searched, ", ") + ")"
+		}
+		resp.Diagnostics.AddWarning("Installation Inventory Not Found",
+			fmt.Sprintf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
+				"the inventory through the configuration's target imports and starts from what it records (the plan shows "+
+				"an update); a destroy before that apply fails and deletes nothing. To import everything the inventory "+
+				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs.",
+				namespace, name, where))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
+	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
+	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
+	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
+	importNotes(fill.imported, resp)
+}
+
+// inventoryFill is the state an installation's inventory fills.
+type inventoryFill struct {
+	state    shared.InstallationModel
+	snapshot []byte
+	imported instance.Imported
+}
+
+// fromInventory is the state of the installation base names (only its
+// ID, name and namespace set) as its inventory in the clusters of
+// target_kubeconfigs records it, config hashes keyed with hashKey; nil
+// when none of them (searched, by name) records it. The import and the
+// list resource (installation_list.go) share it.
+func (d *InstallationData) fromInventory(ctx context.Context, base shared.InstallationModel, hashKey shared.ConfigHashKey, diags *diag.Diagnostics) (fill *inventoryFill, searched []string) {
+	targets := d.ProviderTargets()
+	for _, t := range targets {
+		searched = append(searched, t.Metadata.Name)
+	}
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	imp, err := d.Instances(ctx).Imported(ctx, shared.RootName(base), targets)
+	if err != nil {
+		shared.AddError(diags, d.Security, "Cannot Read The Installation Inventory", err)
+		return nil, searched
+	}
+	if imp.Snapshot == nil {
+		return nil, searched
+	}
+	m := base
+	if imp.Kept {
+		var k keptResource
+		if err := json.Unmarshal(imp.Resource, &k); err == nil {
+			kept, err := k.decode(ctx)
+			if err != nil {
+				shared.AddWarning(diags, d.Security, "Attributes Not Imported", err)
+			}
+			m = importedModel(base, kept)
+			imp.Withheld = append(imp.Withheld, k.Withheld...)
+		}
+	}
+	d.Security.TrustSnapshot(m, imp.Snapshot)
+	d.Security.LearnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
+	out, err := outcomeOf(imp.Snapshot, nil)
+	if err != nil {
+		shared.AddError(diags, d.Security, "Cannot Import", err)
+		return nil, searched
+	}
+	scrubOutcome(d.Security, out)
+	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
+	hashKey.KeyRows(out.items)
+	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp}, searched
+}
+
+// importedModel is the imported state's configuration: what was kept,
+// under the ID, name and namespace imported.
+func importedModel(base, kept shared.InstallationModel) shared.InstallationModel {
+	kept.ID, kept.Name, kept.Namespace = base.ID, base.Name, base.Namespace
+	return kept
+}
+
+// importNotes warns about what the import could not fill.
+func importNotes(imp instance.Imported, resp *resource.ImportStateResponse) {
+	if !imp.Kept {
+		resp.Diagnostics.AddWarning("Installation Imported From Its Deploy Items Only",
+			"The installation's inventory records its deploy items but not its configuration (it was written by an earlier "+
+				"version of the provider): the state holds what is deployed, every item to be applied again, and the next "+
+				"apply starts from it.")
+	}
+	if len(imp.Withheld) > 0 {
+		resp.Diagnostics.AddWarning("Attributes Holding Credentials Not Imported",
+			"The inventory in the target clusters never holds credentials, so these were not imported: "+strings.Join(imp.Withheld, ", ")+
+				". The next plan sets them from the configuration and its apply runs a job that deploys what the configuration renders "+
+				"(target imports that take their kubeconfig from the provider block, kubeconfig_from_provider, hold none and are imported).")
+	}
+	if len(imp.Missing) > 0 {
+		resp.Diagnostics.AddWarning("Deploy Items Not Found",
+			"These deploy items were deployed to clusters the import did not search (not in target_kubeconfigs): "+
+				strings.Join(imp.Missing, ", ")+". The state lists them, but a destroy may not reach them; the next apply settles them.")
+	}
+}

@@ -1,0 +1,82 @@
+package installation
+
+import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// stateRows reads back what setDeployItems wrote (path, phase, error and
+// hash), and refuses what it cannot read (null or unknown items, a key
+// that is no item path, unknown errors).
+func TestStateRows(t *testing.T) {
+	var diags diag.Diagnostics
+	rows := []shared.DeployItemRow{
+		{Installation: "app", Name: "db", Type: "landscaper.gardener.cloud/mock", Target: "cluster",
+			DependsOn: []string{}, Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app/sub", Name: "cache", Phase: "Init", ConfigHash: "h3"},
+		{Installation: "app/sub", Name: "web", Type: "landscaper.gardener.cloud/helm", Target: "clusters[0]",
+			DependsOn: []string{"db", "cache"}, Phase: "Failed", LastError: "boom: the chart: failed", ConfigHash: "h2"},
+	}
+	var m shared.InstallationModel
+	m.SetDeployItems(rows, true, &diags)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	wantErrors := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"app/sub/cache": types.StringValue("Init"),
+		"app/sub/web":   types.StringValue("Failed: boom: the chart: failed"),
+	})
+	if !m.DeployItemErrors.Equal(wantErrors) || len(m.DeployItems.Elements()) != 3 {
+		t.Fatalf("recorded %v and %v", m.DeployItems, m.DeployItemErrors)
+	}
+	got, ok := shared.StateRows(m)
+	want := []shared.DeployItemRow{
+		{Installation: "app", Name: "db", Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app/sub", Name: "cache", Phase: "Init", ConfigHash: "h3"},
+		{Installation: "app/sub", Name: "web", Phase: "Failed", LastError: "boom: the chart: failed", ConfigHash: "h2"},
+	}
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read back %+v (%v), want %+v", got, ok, want)
+	}
+	noErrors := types.MapValueMust(types.StringType, map[string]attr.Value{})
+	for name, bad := range map[string]shared.InstallationModel{
+		"null":           {DeployItems: types.MapNull(types.StringType), DeployItemErrors: noErrors},
+		"unknown":        {DeployItems: types.MapUnknown(types.StringType), DeployItemErrors: noErrors},
+		"unknown errors": {DeployItems: m.DeployItems, DeployItemErrors: types.MapUnknown(types.StringType)},
+		"not a path": {DeployItems: types.MapValueMust(types.StringType, map[string]attr.Value{"db": types.StringValue("h")}),
+			DeployItemErrors: noErrors},
+	} {
+		if rows, ok := shared.StateRows(bad); ok {
+			t.Errorf("%s: read as %+v", name, rows)
+		}
+	}
+}
+
+// Drift found by refresh goes into deploy_item_errors, next to the
+// errors already recorded; a path that is no recorded item is ignored.
+func TestMarkDrifted(t *testing.T) {
+	var diags diag.Diagnostics
+	var m shared.InstallationModel
+	m.SetDeployItems([]shared.DeployItemRow{
+		{Installation: "app", Name: "db", Phase: "Succeeded", ConfigHash: "h1"},
+		{Installation: "app", Name: "web", Phase: "Failed", LastError: "boom", ConfigHash: "h2"},
+	}, true, &diags)
+	items := m.DeployItems
+	markDrifted(&m, map[string]string{"app/db": "ConfigMap bench/x was deleted", "app/gone": "x"}, &diags)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	want := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"app/db":  types.StringValue("Drifted: ConfigMap bench/x was deleted"),
+		"app/web": types.StringValue("Failed: boom"),
+	})
+	if !m.DeployItemErrors.Equal(want) || !m.DeployItems.Equal(items) {
+		t.Errorf("errors %v, items %v", m.DeployItemErrors, m.DeployItems)
+	}
+}

@@ -1,0 +1,113 @@
+package installation
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+// maskWriteOnly replaces, in what snap stores of every installation of
+// the tree (exports, execution state, deploy item configurations and
+// exports), each occurrence of the write-only forms (writeOnlyStrings)
+// with snapshot.WriteOnlyMask. Configuration hashes stay those of the
+// real configurations, so the next plan of the same values is empty.
+// Provider statuses are left as deployers wrote them: they record what
+// exists (names, UIDs, revisions), which deployers read back.
+func maskWriteOnly(snap *engine.Snapshot, forms []string) {
+	if len(forms) == 0 || snap.Empty() {
+		return
+	}
+	m := masker(forms)
+	for _, in := range snap.Installations() {
+		in.Exports = m.object(in.Exports)
+		for k, raw := range in.State {
+			in.State[k] = m.raw(raw)
+		}
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			it.Config = m.raw(it.Config)
+			it.Exports = m.object(it.Exports)
+		}
+	}
+}
+
+// masker masks its forms, longest first.
+type masker []string
+
+func (m masker) string(s string) string {
+	for _, f := range m {
+		if strings.Contains(s, f) {
+			s = strings.ReplaceAll(s, f, snapshot.WriteOnlyMask)
+		}
+	}
+	return s
+}
+
+// object masks every string inside o; nil stays nil.
+func (m masker) object(o map[string]any) map[string]any {
+	if o == nil {
+		return nil
+	}
+	out, _ := m.value(o).(map[string]any) // value keeps a map a map
+	return out
+}
+
+// value masks every string inside v (keys too).
+func (m masker) value(v any) any {
+	switch x := v.(type) {
+	case string:
+		return m.string(x)
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[m.string(k)] = m.value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = m.value(e)
+		}
+		return out
+	}
+	return v
+}
+
+// raw masks a JSON document; it is re-encoded only when something was
+// masked (the forms are searched in its text first, escaped as JSON
+// strings are), and kept as it is when it is no JSON.
+func (m masker) raw(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !m.occursIn(raw) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return raw
+	}
+	out, err := json.Marshal(m.value(v))
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// occursIn reports whether a form may be inside the JSON text raw.
+func (m masker) occursIn(raw []byte) bool {
+	for _, f := range m {
+		enc, _ := json.Marshal(f)
+		if bytes.Contains(raw, enc[1:len(enc)-1]) {
+			return true
+		}
+	}
+	return false
+}

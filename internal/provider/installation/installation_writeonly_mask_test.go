@@ -1,0 +1,81 @@
+package installation
+
+import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+)
+
+// maskWriteOnly leaves no form of a write-only value in what a snapshot
+// stores (configs, exports, state), keeps the config hash and everything
+// else, and marks the masked item.
+func TestMaskWriteOnly(t *testing.T) {
+	const secret = "s3cr3t-<&>-value"
+	b64 := base64.StdEncoding.EncodeToString([]byte(secret))
+	cfg, err := json.Marshal(map[string]any{"manifests": []any{map[string]any{
+		"data": map[string]any{"plain": "x " + secret + " y", "encoded": b64, "other": "kept"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := &engine.Snapshot{Version: snapshot.Version, Root: &snapshot.Installation{Path: "app", Name: "app",
+		Exports: map[string]any{"echo": secret, "n": 1},
+		Execution: &snapshot.Execution{DeployItems: []*snapshot.DeployItem{
+			{ID: "app/a", Name: "a", Config: cfg, ConfigHash: "h", Exports: map[string]any{"k": []any{secret}}},
+			{ID: "app/b", Name: "b", Config: json.RawMessage(`{"other":"kept"}`)},
+		}}}}
+	maskWriteOnly(snap, masker{secret, b64})
+
+	all, err := snapshot.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	escaped, _ := json.Marshal(secret)
+	for _, form := range []string{secret, b64, string(escaped[1 : len(escaped)-1])} {
+		if strings.Contains(string(all), form) {
+			t.Errorf("the snapshot still holds %q:\n%s", form, all)
+		}
+	}
+	items := snap.Root.Execution.DeployItems
+	if !items[0].Masked() || items[1].Masked() {
+		t.Errorf("Masked() = %v, %v; want true for the item that held the value only", items[0].Masked(), items[1].Masked())
+	}
+	if items[0].ConfigHash != "h" || !strings.Contains(string(items[0].Config), `"other":"kept"`) || string(items[1].Config) != `{"other":"kept"}` {
+		t.Errorf("masking changed more than the value: %s / %s (hash %s)", items[0].Config, items[1].Config, items[0].ConfigHash)
+	}
+	if snap.Root.Exports["echo"] != snapshot.WriteOnlyMask || snap.Root.Exports["n"] != 1 {
+		t.Errorf("exports = %v", snap.Root.Exports)
+	}
+}
+
+// TestMaskable proves write-only data the mask cannot hide is refused,
+// naming where it is: numbers, bools and strings under minWriteOnlyLen.
+func TestMaskable(t *testing.T) {
+	for name, c := range map[string]struct {
+		v    any
+		want string
+	}{
+		"strings":      {map[string]any{"token": "s3cr3t", "list": []any{"abcd", nil}}, ""},
+		"number":       {map[string]any{"db": map[string]any{"password": "s3cr3t", "port": 5432.0}}, "db.port: only strings can be write-only (a number"},
+		"bool":         {map[string]any{"flags": []any{"abcd", true}}, "flags[1]: only strings can be write-only (a bool"},
+		"short string": {map[string]any{"pin": "123"}, "pin: a write-only string must have at least 4 characters"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := shared.Maskable(c.v, "")
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want %q, got %v", c.want, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,316 @@
+package shared
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"oras.land/oras-go/v2/registry/remote/auth"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
+)
+
+// An installation's `context` names a Landscaper Context object in its
+// namespace on the host cluster, as `spec.context` of a Landscaper
+// Installation does: its repositoryContext is the default of
+// component_descriptor.ref.repository_context, the docker config Secrets
+// its registryPullSecrets name give the credentials of the registries
+// they list, and its configurations.helmChartRepoCredentials those of
+// Helm chart repositories, for this installation only. Unset, it is
+// `default`, as Landscaper defaults it; a namespace without a `default`
+// Context (Landscaper's central controller creates one in every
+// namespace, a cluster without Landscaper has none) is an empty Context.
+
+const contextDescription = "Name of a Landscaper `Context` object (`landscaper.gardener.cloud/v1alpha1`) in the " +
+	"installation's `namespace` on the host cluster (the provider's `kubernetes` block), as `spec.context` of a " +
+	"Landscaper Installation. Its `repositoryContext` is used when `component_descriptor.ref` names none; the " +
+	"`kubernetes.io/dockerconfigjson` Secrets its `registryPullSecrets` name (in the same namespace) give the " +
+	"credentials of the registries they list (components and `chart.ref` Helm charts), before the provider's " +
+	"`registry.credentials`; the `ComponentVersionOverwrites` its `componentVersionOverwrites` names substitute component " +
+	"versions; its `configurations.helmChartRepoCredentials` give the credentials of Helm chart repositories " +
+	"(`chart.helmChartRepo`, `chart.archive.remote`). Read at plan and apply. Not set: the namespace's `default` " +
+	"Context, as in Landscaper, read only when the installation reads a component descriptor or a Helm chart from a " +
+	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
+
+// defaultContext is the Context of an installation that names none.
+const defaultContext = "default"
+
+// lsContextAPI is where Landscaper's Context objects are served.
+const lsContextAPI = "/apis/landscaper.gardener.cloud/v1alpha1"
+
+// errContextNotFound says a Context does not exist (or its kind is not
+// served: no Landscaper on the host cluster).
+var errContextNotFound = errors.New("not found on the host cluster (a Landscaper Context, landscaper.gardener.cloud/v1alpha1)")
+
+// componentScope is what a Landscaper Context gives an installation.
+type componentScope struct {
+	registry          *component.Registry
+	repositoryContext *component.RepositorySpec
+	// namespace is the Context's; its Secrets are read from there.
+	namespace string
+	// chartRepoCredentials is configurations.helmChartRepoCredentials as
+	// written, decoded when a chart is downloaded (as Landscaper does).
+	chartRepoCredentials json.RawMessage
+}
+
+// contextRef is the Context an installation uses: the one it names, or
+// (name empty) its namespace's default Context if there is one, or none.
+type ContextRef struct {
+	namespace string
+	name      string
+	// none: `context = ""`, or a manifest's Context given in
+	// manifest_objects (which gave the repository context already).
+	None bool
+}
+
+// String names the Context in messages.
+func (r ContextRef) String() string {
+	if r.name == "" {
+		return r.namespace + "/" + defaultContext + " (the default Context: context is not set)"
+	}
+	return r.namespace + "/" + r.name
+}
+
+// contextRefOf is the Context of m, an installation in the HCL form.
+func ContextRefOf(m InstallationModel) (ContextRef, error) {
+	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
+		return ContextRef{}, ErrUnknownValue
+	}
+	ns := m.Namespace.ValueString()
+	if ns == "" {
+		ns = "default"
+	}
+	return ContextRef{namespace: ns, name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
+}
+
+// installationScope reads the Context the installation uses, through a
+// (the provider instance's registry and host cluster): its registry and
+// repository context for componentSource; nil when it has none. At plan,
+// the default Context of an installation that names none matters only
+// for a component descriptor, so it is read only then. Errors point at
+// the `context` attribute.
+func InstallationScope(ctx context.Context, a *componentAccess, m InstallationModel) (*componentScope, error) {
+	ref, err := ContextRefOf(m)
+	switch {
+	case err != nil && (m.Context.IsUnknown() || !m.ComponentDescriptor.IsNull()):
+		return nil, err
+	case err != nil, ref.name == "" && m.ComponentDescriptor.IsNull():
+		return nil, nil //nolint:nilerr // a bad context matters here only for a component descriptor; the spec reports it
+	case ref.name != "" && (a == nil || a.host == nil):
+		return nil, AttrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
+	}
+	return a.scopeOf(ctx, ref)
+}
+
+// scopeOf reads the Context ref names, once per provider instance; an
+// absent default Context, or a host cluster that is not configured, is an
+// empty one. Errors point at the `context` attribute.
+func (a *componentAccess) scopeOf(ctx context.Context, ref ContextRef) (*componentScope, error) {
+	if ref.None {
+		return nil, nil
+	}
+	if ref.name != "" {
+		s, err := a.scope(ctx, ref.namespace, ref.name)
+		return s, AttrErr(path.Root("context"), contextError(ref, err))
+	}
+	if a == nil || a.host == nil || !a.host.Settings.Configured {
+		return nil, nil
+	}
+	s, err := a.scope(ctx, ref.namespace, defaultContext)
+	if errors.Is(err, errContextNotFound) {
+		return nil, nil
+	}
+	return s, AttrErr(path.Root("context"), contextError(ref, err))
+}
+
+func contextError(ref ContextRef, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("context %s: %w", ref, err)
+}
+
+// scope reads a Context once per provider instance. Absent, it is
+// remembered as such (errContextNotFound).
+func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*componentScope, error) {
+	key := namespace + "/" + name
+	a.mu.Lock()
+	s, ok := a.scopes[key]
+	a.mu.Unlock()
+	if ok {
+		if s == nil {
+			return nil, errContextNotFound
+		}
+		return s, nil
+	}
+	spec, err := a.host.readLandscaperContext(ctx, namespace, name)
+	if err != nil && !errors.Is(err, errContextNotFound) {
+		return nil, err
+	}
+	if err == nil {
+		s = &componentScope{registry: a.registry, repositoryContext: spec.repositoryContext, namespace: namespace,
+			chartRepoCredentials: spec.chartRepoCredentials}
+		if s.registry, err = a.withPullSecrets(ctx, namespace, spec.pullSecrets); err != nil {
+			return nil, err
+		}
+		if spec.overwrites != "" {
+			ovs, err := a.host.readOverwrites(ctx, namespace, spec.overwrites)
+			if err != nil {
+				return nil, err
+			}
+			s.registry = &component.Registry{Client: s.registry.Client, AllowUnverifiedDigests: s.registry.AllowUnverifiedDigests, Overwrites: ovs}
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.scopes == nil {
+		a.scopes = map[string]*componentScope{}
+	}
+	if prev, ok := a.scopes[key]; ok {
+		s = prev
+	} else {
+		a.scopes[key] = s
+	}
+	if s == nil {
+		return nil, errContextNotFound
+	}
+	return s, nil
+}
+
+// withPullSecrets is the provider's registry with the credentials of the
+// registry pull secrets (in namespace) added.
+func (a *componentAccess) withPullSecrets(ctx context.Context, namespace string, secrets []string) (*component.Registry, error) {
+	if len(secrets) == 0 {
+		return a.registry, nil
+	}
+	creds := map[string]auth.Credential{}
+	for _, secret := range secrets {
+		got, err := a.host.readPullSecret(ctx, namespace, secret)
+		if err != nil {
+			return nil, err
+		}
+		for host, c := range got {
+			creds[host] = c
+		}
+	}
+	return &component.Registry{Client: a.registry.Client.WithCredentials(creds), AllowUnverifiedDigests: a.registry.AllowUnverifiedDigests}, nil
+}
+
+// lsContextSpec is what this provider reads of a Context.
+type lsContextSpec struct {
+	repositoryContext    *component.RepositorySpec
+	pullSecrets          []string
+	chartRepoCredentials json.RawMessage
+	// overwrites names a ComponentVersionOverwrites object.
+	overwrites string
+}
+
+// readLandscaperContext reads a Context object of the host cluster.
+func (h *HostCluster) readLandscaperContext(ctx context.Context, namespace, name string) (lsContextSpec, error) {
+	var out lsContextSpec
+	c, err := h.clientset()
+	if err != nil {
+		return out, fmt.Errorf("host cluster: %w", err)
+	}
+	raw, err := c.Discovery().RESTClient().Get().
+		AbsPath(lsContextAPI, "namespaces", namespace, "contexts", name).DoRaw(ctx)
+	if apierrors.IsNotFound(err) {
+		return out, errContextNotFound
+	}
+	if err != nil {
+		return out, fmt.Errorf("reading it from the host cluster: %w", err)
+	}
+	var obj struct {
+		RepositoryContext   json.RawMessage `json:"repositoryContext"`
+		RegistryPullSecrets []struct {
+			Name string `json:"name"`
+		} `json:"registryPullSecrets"`
+		OCMConfig *struct {
+			Name string `json:"name"`
+		} `json:"ocmConfig"`
+		ComponentVersionOverwrites string `json:"componentVersionOverwrites"`
+		Configurations             struct {
+			HelmChartRepoCredentials json.RawMessage `json:"helmChartRepoCredentials"`
+		} `json:"configurations"`
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return out, fmt.Errorf("not a Context object: %w", err)
+	}
+	// What this provider cannot honour fails loudly rather than being
+	// silently ignored.
+	if obj.OCMConfig != nil && obj.OCMConfig.Name != "" {
+		return out, errors.New("ocmConfig (OCM resolvers) is not supported; give the repositoryContext instead")
+	}
+	out.overwrites = obj.ComponentVersionOverwrites
+	if len(obj.RepositoryContext) > 0 && string(obj.RepositoryContext) != "null" {
+		rc, err := component.ParseRepositorySpec(obj.RepositoryContext)
+		if err != nil {
+			return out, err
+		}
+		out.repositoryContext = &rc
+	}
+	out.chartRepoCredentials = obj.Configurations.HelmChartRepoCredentials
+	for _, s := range obj.RegistryPullSecrets {
+		if s.Name != "" {
+			out.pullSecrets = append(out.pullSecrets, s.Name)
+		}
+	}
+	return out, nil
+}
+
+// readPullSecret reads the registry credentials of a docker config Secret.
+// Errors name the Secret and never quote its content.
+func (h *HostCluster) readPullSecret(ctx context.Context, namespace, name string) (map[string]auth.Credential, error) {
+	c, err := h.clientset()
+	if err != nil {
+		return nil, fmt.Errorf("host cluster: %w", err)
+	}
+	s, err := c.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("registry pull secret %s/%s: %w", namespace, name, err)
+	}
+	data, ok := s.Data[".dockerconfigjson"]
+	if !ok {
+		keys := make([]string, 0, len(s.Data))
+		for k := range s.Data {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return nil, fmt.Errorf("registry pull secret %s/%s has no .dockerconfigjson (keys: %s); "+
+			"only kubernetes.io/dockerconfigjson Secrets are read", namespace, name, strings.Join(keys, ", "))
+	}
+	creds, err := ocireg.DockerConfigCredentials(data)
+	if err != nil {
+		return nil, fmt.Errorf("registry pull secret %s/%s: %w", namespace, name, err)
+	}
+	return creds, nil
+}
+
+// readOverwrites reads a ComponentVersionOverwrites object of the host
+// cluster, which a Context names.
+func (h *HostCluster) readOverwrites(ctx context.Context, namespace, name string) (component.Overwrites, error) {
+	c, err := h.clientset()
+	if err != nil {
+		return nil, fmt.Errorf("host cluster: %w", err)
+	}
+	raw, err := c.Discovery().RESTClient().Get().
+		AbsPath(lsContextAPI, "namespaces", namespace, "componentversionoverwrites", name).DoRaw(ctx)
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("componentVersionOverwrites: ComponentVersionOverwrites %s/%s not found on the host cluster", namespace, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("componentVersionOverwrites: reading ComponentVersionOverwrites %s/%s: %w", namespace, name, err)
+	}
+	ovs, err := component.ParseOverwrites(raw)
+	if err != nil {
+		return nil, fmt.Errorf("componentVersionOverwrites: ComponentVersionOverwrites %s/%s: %w", namespace, name, err)
+	}
+	return ovs, nil
+}

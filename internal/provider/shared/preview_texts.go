@@ -1,0 +1,83 @@
+package shared
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
+)
+
+// textsValue is texts as deploy_item_objects: compact JSON, keys sorted,
+// "<" and ">" as they are.
+func TextsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
+	if texts == nil {
+		texts = map[string]string{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(texts); err != nil {
+		AddError(diags, nil, "Cannot Record deploy_item_objects", err)
+		return types.StringNull()
+	}
+	return types.StringValue(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// previewOptions are the options of one preview: the marks continue
+// prior under key (nil: none yet), the provider's secrets are masked and
+// capabilities are the recorded ones.
+func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities) instance.PreviewOptions {
+	var sensitive preview.Sensitive
+	sensitive.Add(d.Security.Secrets.Values()...)
+	opts := instance.PreviewOptions{Marks: preview.NewMarks(key, prior), Sensitive: &sensitive, Capabilities: caps}
+	if mode == PlanDiffServer {
+		opts.Server = &instance.ServerOptions{}
+	}
+	return opts
+}
+
+// collectTexts puts the items' texts into out: an item that could not be
+// previewed gets a note and a warning, items whose cluster could not be
+// asked one warning together.
+func (d *ProviderData) CollectTexts(shown []instance.ItemText, out map[string]string, diags *diag.Diagnostics) {
+	var offline []string
+	var reason error
+	for _, it := range shown {
+		if it.Err != nil {
+			msg := d.Security.Scrub(it.Err.Error())
+			out[it.ID] = NoPreview + strings.ReplaceAll(msg, "\n", "\n# ") + "\n"
+			if errors.Is(it.Err, deployer.ErrFetchedAtApply) {
+				continue // by design, for every new remote chart: the text says so
+			}
+			AddWarning(diags, d.Security, "Deploy Item Not Previewed", AttrErr(path.Root("deploy_item_objects"),
+				fmt.Errorf("deploy item %s: %w", it.ID, it.Err)))
+			continue
+		}
+		if it.Offline != nil {
+			offline = append(offline, it.ID)
+			if reason == nil {
+				reason = it.Offline
+			}
+		}
+		out[it.ID] = it.Text
+	}
+	if len(offline) > 0 {
+		sort.Strings(offline)
+		AddWarning(diags, d.Security, "Plan Diff Without The Cluster", AttrErr(path.Root("plan_diff"), NotedError{
+			fmt.Errorf("plan_diff = \"server\": the cluster of deploy items %s could not be asked: %w", strings.Join(offline, ", "), reason),
+			"Their deploy_item_objects show what they deploy as rendered without the cluster."}))
+	}
+}
+
+// noPreview heads the text of an item that could not be previewed; such
+// an item is previewed again at the next plan that changes anything.
+const NoPreview = "# no preview: "

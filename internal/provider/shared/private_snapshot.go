@@ -1,0 +1,89 @@
+package shared
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+)
+
+// The engine snapshot is the largest part of an installation's state
+// (~1.5 KB of JSON per deploy item), and Terraform handles it as opaque
+// bytes: it copies, base64-encodes and writes the whole state file after
+// each resource it changes. In private state it is therefore kept
+// gzip-compressed, as a JSON string of base64 (the framework accepts only
+// JSON values there). A snapshot written before compression — a JSON
+// object — is read as it is.
+
+// maxSnapshotBytes bounds what a compressed snapshot may expand to: the
+// state file is input nobody here wrote.
+const MaxSnapshotBytes = 512 << 20
+
+// getSnapshot returns the engine snapshot recorded in private state, as
+// the engine encoded it; nil when none is recorded.
+func GetSnapshot(ctx context.Context, p PrivateGetter) ([]byte, diag.Diagnostics) {
+	b, diags := p.GetKey(ctx, SnapshotKey)
+	if diags.HasError() || len(b) == 0 || b[0] != '"' {
+		return b, diags
+	}
+	raw, err := UnpackSnapshot(b, MaxSnapshotBytes)
+	if err != nil {
+		AddError(&diags, nil, "Cannot Read Engine Snapshot", fmt.Errorf("the private state's engine snapshot is damaged: %w", err))
+		return nil, diags
+	}
+	return raw, diags
+}
+
+// setSnapshot records the engine snapshot b in private state, compressed.
+func SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) diag.Diagnostics {
+	if len(b) == 0 {
+		return p.SetKey(ctx, SnapshotKey, b)
+	}
+	packed, err := PackSnapshot(b)
+	if err != nil {
+		var diags diag.Diagnostics
+		AddError(&diags, nil, "Cannot Record Engine Snapshot", err)
+		return diags
+	}
+	return p.SetKey(ctx, SnapshotKey, packed)
+}
+
+// packSnapshot gzips b and wraps it as a JSON string of base64.
+func PackSnapshot(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(base64.StdEncoding.EncodeToString(buf.Bytes()))
+}
+
+// unpackSnapshot reverses packSnapshot, refusing more than limit bytes.
+func UnpackSnapshot(b []byte, limit int64) ([]byte, error) {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	z, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, errors.New("not base64")
+	}
+	return compress.Gunzip(z, limit)
+}
+
+// snapshotKey is the private-state key of the engine snapshot: the whole
+// object tree of the last job, from which the next job and destroy start.
+const SnapshotKey = "engine_snapshot"
