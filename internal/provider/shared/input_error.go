@@ -83,6 +83,9 @@ func errorPath(err error) (path.Path, bool) {
 	if ie, ok := AsInputError(err); ok {
 		return ie.Path, true
 	}
+	if ce := (*ContextError)(nil); errors.As(err, &ce) {
+		return path.Root("context"), true
+	}
 	return path.Empty(), false
 }
 

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -27,17 +26,6 @@ import (
 // `default`, as Landscaper defaults it; a namespace without a `default`
 // Context (Landscaper's central controller creates one in every
 // namespace, a cluster without Landscaper has none) is an empty Context.
-
-const contextDescription = "Name of a Landscaper `Context` object (`landscaper.gardener.cloud/v1alpha1`) in the " +
-	"installation's `namespace` on the host cluster (the provider's `kubernetes` block), as `spec.context` of a " +
-	"Landscaper Installation. Its `repositoryContext` is used when `component_descriptor.ref` names none; the " +
-	"`kubernetes.io/dockerconfigjson` Secrets its `registryPullSecrets` name (in the same namespace) give the " +
-	"credentials of the registries they list (components and `chart.ref` Helm charts), before the provider's " +
-	"`registry.credentials`; the `ComponentVersionOverwrites` its `componentVersionOverwrites` names substitute component " +
-	"versions; its `configurations.helmChartRepoCredentials` give the credentials of Helm chart repositories " +
-	"(`chart.helmChartRepo`, `chart.archive.remote`). Read at plan and apply. Not set: the namespace's `default` " +
-	"Context, as in Landscaper, read only when the installation reads a component descriptor or a Helm chart from a " +
-	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
 
 // defaultContext is the Context of an installation that names none.
 const defaultContext = "default"
@@ -78,37 +66,6 @@ func (r ContextRef) String() string {
 	return r.namespace + "/" + r.name
 }
 
-// contextRefOf is the Context of m, an installation in the HCL form.
-func ContextRefOf(m InstallationModel) (ContextRef, error) {
-	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
-		return ContextRef{}, ErrUnknownValue
-	}
-	ns := m.Namespace.ValueString()
-	if ns == "" {
-		ns = "default"
-	}
-	return ContextRef{namespace: ns, name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
-}
-
-// installationScope reads the Context the installation uses, through a
-// (the provider instance's registry and host cluster): its registry and
-// repository context for componentSource; nil when it has none. At plan,
-// the default Context of an installation that names none matters only
-// for a component descriptor, so it is read only then. Errors point at
-// the `context` attribute.
-func InstallationScope(ctx context.Context, a *componentAccess, m InstallationModel) (*componentScope, error) {
-	ref, err := ContextRefOf(m)
-	switch {
-	case err != nil && (m.Context.IsUnknown() || !m.ComponentDescriptor.IsNull()):
-		return nil, err
-	case err != nil, ref.name == "" && m.ComponentDescriptor.IsNull():
-		return nil, nil //nolint:nilerr // a bad context matters here only for a component descriptor; the spec reports it
-	case ref.name != "" && (a == nil || a.host == nil):
-		return nil, AttrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
-	}
-	return a.scopeOf(ctx, ref)
-}
-
 // scopeOf reads the Context ref names, once per provider instance; an
 // absent default Context, or a host cluster that is not configured, is an
 // empty one. Errors point at the `context` attribute.
@@ -118,7 +75,7 @@ func (a *componentAccess) scopeOf(ctx context.Context, ref ContextRef) (*compone
 	}
 	if ref.name != "" {
 		s, err := a.scope(ctx, ref.namespace, ref.name)
-		return s, AttrErr(path.Root("context"), contextError(ref, err))
+		return s, contextAttrErr(contextError(ref, err))
 	}
 	if a == nil || a.host == nil || !a.host.Settings.Configured {
 		return nil, nil
@@ -127,7 +84,22 @@ func (a *componentAccess) scopeOf(ctx context.Context, ref ContextRef) (*compone
 	if errors.Is(err, errContextNotFound) {
 		return nil, nil
 	}
-	return s, AttrErr(path.Root("context"), contextError(ref, err))
+	return s, contextAttrErr(contextError(ref, err))
+}
+
+// ContextError is a problem with the installation's Landscaper Context;
+// the provider shows it on the `context` attribute (errorPath).
+type ContextError struct{ Err error }
+
+func (e *ContextError) Error() string { return e.Err.Error() }
+func (e *ContextError) Unwrap() error { return e.Err }
+
+// contextAttrErr marks err as a problem of the Context; nil stays nil.
+func contextAttrErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ContextError{Err: err}
 }
 
 func contextError(ref ContextRef, err error) error {

@@ -12,9 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 )
 
 // The Helm charts of an installation's deploy items are read with what its
@@ -24,21 +22,6 @@ import (
 // configurations.helmChartRepoCredentials for chart repositories and
 // archive URLs. Each job gets a Helm deployer of its own for that
 // (instancesIn); the Context is read when the first chart needs it.
-
-// instancesIn is instances with the charts of ref's Context.
-func (d *ProviderData) InstancesIn(ctx context.Context, ref ContextRef) instance.Runner {
-	r := d.Instances(ctx)
-	e := *r.Engine
-	charts := chartAccess{componentAccess: d.components, ref: ref}
-	e.Deployers = e.Deployers.Wrap(func(_ string, dep deployer.Deployer) deployer.Deployer {
-		if h, ok := dep.(*helm.Deployer); ok {
-			return h.Using(charts)
-		}
-		return dep
-	})
-	r.Engine = &e
-	return r
-}
 
 // chartAccess is helm.Resources for the jobs of one installation.
 type chartAccess struct {

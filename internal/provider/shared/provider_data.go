@@ -114,3 +114,18 @@ func (d *ProviderData) ProviderTargets() []api.Target {
 	}
 	return out
 }
+
+// instancesIn is instances with the charts of ref's Context.
+func (d *ProviderData) InstancesIn(ctx context.Context, ref ContextRef) instance.Runner {
+	r := d.Instances(ctx)
+	e := *r.Engine
+	charts := chartAccess{componentAccess: d.components, ref: ref}
+	e.Deployers = e.Deployers.Wrap(func(_ string, dep deployer.Deployer) deployer.Deployer {
+		if h, ok := dep.(*helm.Deployer); ok {
+			return h.Using(charts)
+		}
+		return dep
+	})
+	r.Engine = &e
+	return r
+}

@@ -1,0 +1,50 @@
+package shared
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+)
+
+const contextDescription = "Name of a Landscaper `Context` object (`landscaper.gardener.cloud/v1alpha1`) in the " +
+	"installation's `namespace` on the host cluster (the provider's `kubernetes` block), as `spec.context` of a " +
+	"Landscaper Installation. Its `repositoryContext` is used when `component_descriptor.ref` names none; the " +
+	"`kubernetes.io/dockerconfigjson` Secrets its `registryPullSecrets` name (in the same namespace) give the " +
+	"credentials of the registries they list (components and `chart.ref` Helm charts), before the provider's " +
+	"`registry.credentials`; the `ComponentVersionOverwrites` its `componentVersionOverwrites` names substitute component " +
+	"versions; its `configurations.helmChartRepoCredentials` give the credentials of Helm chart repositories " +
+	"(`chart.helmChartRepo`, `chart.archive.remote`). Read at plan and apply. Not set: the namespace's `default` " +
+	"Context, as in Landscaper, read only when the installation reads a component descriptor or a Helm chart from a " +
+	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
+
+// contextRefOf is the Context of m, an installation in the HCL form.
+func ContextRefOf(m InstallationModel) (ContextRef, error) {
+	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
+		return ContextRef{}, ErrUnknownValue
+	}
+	ns := m.Namespace.ValueString()
+	if ns == "" {
+		ns = "default"
+	}
+	return ContextRef{namespace: ns, name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
+}
+
+// installationScope reads the Context the installation uses, through a
+// (the provider instance's registry and host cluster): its registry and
+// repository context for componentSource; nil when it has none. At plan,
+// the default Context of an installation that names none matters only
+// for a component descriptor, so it is read only then. Errors point at
+// the `context` attribute.
+func InstallationScope(ctx context.Context, a *componentAccess, m InstallationModel) (*componentScope, error) {
+	ref, err := ContextRefOf(m)
+	switch {
+	case err != nil && (m.Context.IsUnknown() || !m.ComponentDescriptor.IsNull()):
+		return nil, err
+	case err != nil, ref.name == "" && m.ComponentDescriptor.IsNull():
+		return nil, nil //nolint:nilerr // a bad context matters here only for a component descriptor; the spec reports it
+	case ref.name != "" && (a == nil || a.host == nil):
+		return nil, AttrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
+	}
+	return a.scopeOf(ctx, ref)
+}
