@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -54,14 +55,14 @@ deployExecutions:
 // every other path, on addError and addWarning.)
 func TestDiagnostics_NoSecretInErrorReachesThem(t *testing.T) {
 	data := func() *shared.ProviderData {
-		d := shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
+		d := shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
 		d.Security.Secrets.Add(knownSecret)
 		return d
 	}
 	inline := map[string]any{"blueprint.yaml": failingBlueprint}
 	missingDir := filepath.Join(t.TempDir(), knownSecret)
 	unreachableHost := data()
-	unreachableHost.Host = &shared.HostCluster{Settings: target.HostSettings{Configured: true, Host: "https://127.0.0.1:1"}}
+	unreachableHost.Host = &hostaccess.HostCluster{Settings: target.HostSettings{Configured: true, Host: "https://127.0.0.1:1"}}
 
 	for _, c := range []struct {
 		name    string

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -147,8 +148,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 
 // hostClusterSettings reads the block, falling back to KUBE_CONFIG_PATH and
 // KUBECONFIG as the kubernetes and helm providers do.
-func hostClusterSettings(m *kubernetesModel, getenv func(string) string) shared.HostSettings {
-	var s shared.HostSettings
+func hostClusterSettings(m *kubernetesModel, getenv func(string) string) hostaccess.HostSettings {
+	var s hostaccess.HostSettings
 	if m != nil {
 		s.Configured = true
 		if p := m.ConfigPath.ValueString(); p != "" {

@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -27,7 +28,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	d := &InstallationData{shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
+	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
 	for _, snap := range [][]byte{nil, []byte(`{"version":2}`)} {
 		out, _, err := d.delete(ctx, m, snap, "", nil)
 		if err == nil || out != nil {
@@ -64,7 +65,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 func TestDelete_ImportedButNotAppliedFailsClearly(t *testing.T) {
 	m := shared.InstallationModel{ID: types.StringValue("default/app"), Name: types.StringValue("app"),
 		Namespace: types.StringValue("default")}
-	d := &InstallationData{shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
+	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
 	out, _, err := d.delete(context.Background(), m, nil, "", nil)
 	if err == nil || out != nil {
 		t.Fatal("a destroy of an imported, never applied installation deleted nothing and succeeded")

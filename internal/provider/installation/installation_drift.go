@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -32,7 +33,7 @@ func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel
 	var comp *blueprint.Component
 	runner := d.Instances(ctx)
 	if instance.DriftReadsFiles(snap) {
-		var lsContext shared.ContextRef
+		var lsContext hostaccess.ContextRef
 		bp, comp, lsContext = d.driftBlueprint(ctx, m)
 		runner = d.InstancesIn(ctx, lsContext) // Helm charts are read again
 	}
@@ -54,15 +55,15 @@ func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel
 // credentials) reads the component versions at the digests that were
 // deployed; Helm items in manifest mode render their charts from them
 // again.
-func (d *InstallationData) driftBlueprint(ctx context.Context, m shared.InstallationModel) (*blueprint.Blueprint, *blueprint.Component, shared.ContextRef) {
+func (d *InstallationData) driftBlueprint(ctx context.Context, m shared.InstallationModel) (*blueprint.Blueprint, *blueprint.Component, hostaccess.ContextRef) {
 	in := d.Inputs(shared.PinsOf(m.ComponentDigests, true))
 	hcl, _, err := shared.HclForm(ctx, m, in.Host) // a manifest may read its objects from the host
 	if err != nil {
-		return nil, nil, shared.ContextRef{None: true}
+		return nil, nil, hostaccess.ContextRef{None: true}
 	}
 	lsContext, err := shared.ContextRefOf(hcl)
 	if err != nil {
-		return nil, nil, shared.ContextRef{None: true}
+		return nil, nil, hostaccess.ContextRef{None: true}
 	}
 	if in.Scope, err = shared.InstallationScope(ctx, in.Components, hcl); err != nil {
 		return nil, nil, lsContext

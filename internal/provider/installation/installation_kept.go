@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -235,7 +236,7 @@ func anyConfigured(v any) bool {
 // withDigests is m with the digests of what spec renders, as the job's
 // outcome will record them: the plan may still hold them unknown.
 func withDigests(m shared.InstallationModel, spec engine.RootSpec) shared.InstallationModel {
-	if digest, err := shared.BlueprintDigest(spec.Blueprint, spec.Component); err == nil {
+	if digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component); err == nil {
 		m.BlueprintDigest = types.StringValue(digest)
 	}
 	m.ComponentDigests = shared.ComponentDigests(spec.Component)

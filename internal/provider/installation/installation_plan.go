@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -127,7 +128,7 @@ type plannedItems struct {
 	prev *engine.Snapshot
 	// lsContext is the Landscaper Context whose credentials previews read
 	// Helm charts with, as the job does (instancesIn).
-	lsContext shared.ContextRef
+	lsContext hostaccess.ContextRef
 }
 
 // matches reports whether the state's deploy items are what the plan
@@ -206,7 +207,7 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	if tree == nil {
 		return plannedItems{}
 	}
-	digest, err := shared.BlueprintDigest(spec.Blueprint, spec.Component)
+	digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)
 	if err != nil {
 		shared.AddError(diags, in.Security, "Invalid Installation", shared.AttrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}

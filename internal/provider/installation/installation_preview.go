@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -283,7 +284,7 @@ func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.Insta
 		var bp *blueprint.Blueprint
 		var comp *blueprint.Component
 		if instance.DriftReadsFiles(snap) {
-			var lsContext shared.ContextRef
+			var lsContext hostaccess.ContextRef
 			bp, comp, lsContext = r.Data.driftBlueprint(ctx, *m)
 			runner = r.Data.InstancesIn(ctx, lsContext) // as the drift check reads Helm charts
 		}

@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -64,7 +65,7 @@ func textsOf(t *testing.T, m types.String) map[string]string {
 // their text from the state.
 func TestPlannedTexts_RendersWhatChanged(t *testing.T) {
 	ctx := context.Background()
-	d := &InstallationData{shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
+	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
 	key, err := shared.NewConfigHashKey()
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +117,7 @@ func first[A, B any](a A, _ B) A { return a }
 // keep the previous text, or have none.
 func TestAppliedTexts_FailedItemsKeepTheirText(t *testing.T) {
 	ctx := context.Background()
-	d := shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
+	d := shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
 	r := &InstallationResource{Data: &InstallationData{d}}
 	var diags diag.Diagnostics
 	rows := []shared.DeployItemRow{
@@ -160,7 +161,7 @@ func TestAppliedTexts_FailedItemsKeepTheirText(t *testing.T) {
 // sensitive).
 func TestPlannedTexts_MasksLearnedSecrets(t *testing.T) {
 	ctx := context.Background()
-	d := &InstallationData{shared.NewProviderData("test", shared.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
+	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
 	d.Security.LearnSnapshot(&engine.Snapshot{Root: &snapshot.Installation{Path: "exporter",
 		Exports: map[string]any{"dbPassword": "s3cr3t-from-exporter"}}}, []string{"dbPassword"})
 	var diags diag.Diagnostics

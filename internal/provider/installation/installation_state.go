@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 
 	"context"
@@ -187,7 +188,7 @@ func (o *installationOutcome) renderedFrom(spec engine.RootSpec) error {
 	o.components = shared.ComponentDigests(spec.Component)
 	o.blueprint, o.component = spec.Blueprint, spec.Component
 	var err error
-	if o.blueprintDigest, err = shared.BlueprintDigest(spec.Blueprint, spec.Component); err != nil {
+	if o.blueprintDigest, err = hostaccess.BlueprintDigest(spec.Blueprint, spec.Component); err != nil {
 		return fmt.Errorf("hashing the blueprint's files: %w", err)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"errors"
 	"net"
@@ -34,7 +36,7 @@ metadata: {name: example.com/app, version: 1.0.0, provider: {name: test}, labels
 	}
 	cacheDir := t.TempDir()
 	read := func(open func(string) (ocireg.Target, error), recorded types.Map) (*component.Component, *RegistryNotes, error) {
-		access := &componentAccess{registry: &component.Registry{Client: ocireg.New(ocireg.Options{CacheDir: cacheDir, Repository: open})}}
+		access := &hostaccess.ComponentAccess{Registry: &component.Registry{Client: ocireg.New(ocireg.Options{CacheDir: cacheDir, Repository: open})}}
 		in := SpecInputs{Components: access, Security: &Security{}, pins: PinsOf(recorded, false), Notes: &RegistryNotes{}}
 		c, err := loadComponentRef(ctx, in, ref)
 		return c, in.Notes, err

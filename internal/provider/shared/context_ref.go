@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"errors"
 
@@ -19,15 +21,15 @@ const contextDescription = "Name of a Landscaper `Context` object (`landscaper.g
 	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
 
 // contextRefOf is the Context of m, an installation in the HCL form.
-func ContextRefOf(m InstallationModel) (ContextRef, error) {
+func ContextRefOf(m InstallationModel) (hostaccess.ContextRef, error) {
 	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
-		return ContextRef{}, ErrUnknownValue
+		return hostaccess.ContextRef{}, ErrUnknownValue
 	}
 	ns := m.Namespace.ValueString()
 	if ns == "" {
 		ns = "default"
 	}
-	return ContextRef{namespace: ns, name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
+	return hostaccess.ContextRef{Namespace: ns, Name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
 }
 
 // installationScope reads the Context the installation uses, through a
@@ -36,15 +38,15 @@ func ContextRefOf(m InstallationModel) (ContextRef, error) {
 // the default Context of an installation that names none matters only
 // for a component descriptor, so it is read only then. Errors point at
 // the `context` attribute.
-func InstallationScope(ctx context.Context, a *componentAccess, m InstallationModel) (*componentScope, error) {
+func InstallationScope(ctx context.Context, a *hostaccess.ComponentAccess, m InstallationModel) (*hostaccess.ComponentScope, error) {
 	ref, err := ContextRefOf(m)
 	switch {
 	case err != nil && (m.Context.IsUnknown() || !m.ComponentDescriptor.IsNull()):
 		return nil, err
-	case err != nil, ref.name == "" && m.ComponentDescriptor.IsNull():
+	case err != nil, ref.Name == "" && m.ComponentDescriptor.IsNull():
 		return nil, nil //nolint:nilerr // a bad context matters here only for a component descriptor; the spec reports it
-	case ref.name != "" && (a == nil || a.host == nil):
+	case ref.Name != "" && (a == nil || a.Host == nil):
 		return nil, AttrErr(path.Root("context"), errors.New("the provider is not configured, so no Context can be read"))
 	}
-	return a.scopeOf(ctx, ref)
+	return a.ScopeOf(ctx, ref)
 }

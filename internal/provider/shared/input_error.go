@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"errors"
 	"fmt"
 
@@ -83,7 +85,7 @@ func errorPath(err error) (path.Path, bool) {
 	if ie, ok := AsInputError(err); ok {
 		return ie.Path, true
 	}
-	if ce := (*ContextError)(nil); errors.As(err, &ce) {
+	if ce := (*hostaccess.ContextError)(nil); errors.As(err, &ce) {
 		return path.Root("context"), true
 	}
 	return path.Empty(), false

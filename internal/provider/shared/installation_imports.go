@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +36,7 @@ func (e *HostReadError) Unwrap() error { return e.err }
 // empty when nothing changed and shows an update when a value did. host
 // is nil only for the data source; then such imports make it return
 // errHostImportsAtPlan.
-func ReadImports(ctx context.Context, m InstallationModel, host *HostCluster) (blueprint.Imports, error) {
+func ReadImports(ctx context.Context, m InstallationModel, host *hostaccess.HostCluster) (blueprint.Imports, error) {
 	in := blueprint.Imports{
 		Data:        map[string]any{},
 		Targets:     map[string]api.Target{},
@@ -123,10 +125,10 @@ func ReadImports(ctx context.Context, m InstallationModel, host *HostCluster) (b
 	for _, src := range []struct {
 		attr string
 		m    types.Map
-		read func(*HostCluster, context.Context, objectRef) (any, error)
+		read func(*hostaccess.HostCluster, context.Context, hostaccess.ObjectRef) (any, error)
 	}{
-		{"secrets", im.Secrets, (*HostCluster).readSecret},
-		{"config_maps", im.ConfigMaps, (*HostCluster).readConfigMap},
+		{"secrets", im.Secrets, (*hostaccess.HostCluster).ReadSecret},
+		{"config_maps", im.ConfigMaps, (*hostaccess.HostCluster).ReadConfigMap},
 	} {
 		var refs map[string]ObjectRefModel
 		if err := mapElements(ctx, src.m, &refs); err != nil {
@@ -142,7 +144,7 @@ func ReadImports(ctx context.Context, m InstallationModel, host *HostCluster) (b
 			if r.Name.IsUnknown() || r.Namespace.IsUnknown() || r.Key.IsUnknown() {
 				return in, ErrUnknownValue
 			}
-			v, err := src.read(host, ctx, objectRef{Name: r.Name.ValueString(), Namespace: r.Namespace.ValueString(), Key: r.Key.ValueString()})
+			v, err := src.read(host, ctx, hostaccess.ObjectRef{Name: r.Name.ValueString(), Namespace: r.Namespace.ValueString(), Key: r.Key.ValueString()})
 			if err != nil {
 				return in, AttrErr(base.AtName(src.attr).AtMapKey(name), &HostReadError{err})
 			}

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,7 +33,7 @@ import (
 // no manifest. host reads the objects the manifest refers to but
 // manifest_objects lacks (withHostObjects); nil where no host cluster is
 // known yet (validation). Errors name the manifest's document and field.
-func HclForm(ctx context.Context, m InstallationModel, host *HostCluster) (InstallationModel, []string, error) {
+func HclForm(ctx context.Context, m InstallationModel, host *hostaccess.HostCluster) (InstallationModel, []string, error) {
 	if m.Manifest.IsNull() {
 		return m, nil, nil
 	}
@@ -294,7 +296,7 @@ const hostObjectsSource = "host cluster"
 // host cluster (validation, before the provider is configured) a missing
 // object makes the value unknown (errUnknownValue) rather than wrong:
 // plan reads it.
-func withHostObjects(ctx context.Context, host *HostCluster, inst, objects *landscaperyaml.Set, namespace string) (*landscaperyaml.Set, error) {
+func withHostObjects(ctx context.Context, host *hostaccess.HostCluster, inst, objects *landscaperyaml.Set, namespace string) (*landscaperyaml.Set, error) {
 	missing := landscaperyaml.Missing(inst, objects, namespace)
 	if len(missing) == 0 {
 		return objects, nil

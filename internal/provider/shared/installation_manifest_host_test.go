@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"strings"
 	"testing"
@@ -73,7 +75,7 @@ func TestHostObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	host := &HostCluster{Settings: target.HostSettings{Configured: true, ConfigPaths: []string{localcluster.KubeconfigPath(t)}}}
+	host := &hostaccess.HostCluster{Settings: target.HostSettings{Configured: true, ConfigPaths: []string{localcluster.KubeconfigPath(t)}}}
 	inst, err := landscaperyaml.Parse("manifest", hostObjectsInstallation)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,11 +32,11 @@ type SpecInputs struct {
 	// refers to; nil where no host cluster may be read (the rendered
 	// installation data source: errHostImportsAtPlan) or none is known
 	// (validation: the value is unknown until plan).
-	Host *HostCluster
+	Host *hostaccess.HostCluster
 	// components reads component versions from registries and the
 	// Landscaper Contexts that scope them; nil before the provider is
 	// configured.
-	Components *componentAccess
+	Components *hostaccess.ComponentAccess
 	// security learns the configuration's own target kubeconfigs and
 	// Secret imports, and bounds rendering (render_limits). Never nil.
 	Security *Security
@@ -47,9 +49,9 @@ type SpecInputs struct {
 	Notes *RegistryNotes
 	// scope is what the installation's Landscaper Context gives
 	// (installationScope); nil when it has none.
-	Scope *componentScope
+	Scope *hostaccess.ComponentScope
 	// context is the Context the installation uses (contextRefOf).
-	context ContextRef
+	context hostaccess.ContextRef
 }
 
 // inputs are the specInputs of one request with the provider instance's
@@ -69,10 +71,10 @@ func (d *ProviderData) Inputs(pins component.Pins) SpecInputs {
 // provider is configured.
 func (in SpecInputs) registry() *component.Registry {
 	if in.Scope != nil {
-		return in.Scope.registry
+		return in.Scope.Registry
 	}
 	if in.Components != nil {
-		return in.Components.registry
+		return in.Components.Registry
 	}
 	return nil
 }
@@ -97,7 +99,7 @@ func RootSpec(ctx context.Context, in SpecInputs, m InstallationModel) (engine.R
 
 // rootSpecOf is rootSpec that also returns the Landscaper Context the
 // installation uses (jobs read its Helm charts with it: instancesIn).
-func RootSpecOf(ctx context.Context, in SpecInputs, m InstallationModel) (engine.RootSpec, ContextRef, error) {
+func RootSpecOf(ctx context.Context, in SpecInputs, m InstallationModel) (engine.RootSpec, hostaccess.ContextRef, error) {
 	spec, err := buildRootSpec(ctx, &in, m)
 	return spec, in.context, err
 }
@@ -161,7 +163,7 @@ func ResolveBlueprint(ctx context.Context, in SpecInputs, bpAttr, cdAttr types.O
 	if err != nil {
 		return nil, nil, AttrErr(InputPath(err), err)
 	}
-	in.Components.remember(component)
+	in.Components.Remember(component)
 	return bp, component, nil
 }
 
@@ -233,7 +235,7 @@ func componentSource(ctx context.Context, in SpecInputs, o types.Object) (bluepr
 // componentRef reads `component_descriptor.ref`; ok is false when it is
 // not set. A ref without repository_context takes the one of scope, the
 // installation's Landscaper Context.
-func componentRef(ctx context.Context, o types.Object, scope *componentScope) (component.VersionRef, bool, error) {
+func componentRef(ctx context.Context, o types.Object, scope *hostaccess.ComponentScope) (component.VersionRef, bool, error) {
 	p := path.Root("component_descriptor").AtName("ref")
 	var m componentRefModel
 	ok, err := AsObject(ctx, o, &m, p)
@@ -258,11 +260,11 @@ func componentRef(ctx context.Context, o types.Object, scope *componentScope) (c
 	}
 	if !given {
 		// Landscaper defaults it from the installation's Context.
-		if scope == nil || scope.repositoryContext == nil {
+		if scope == nil || scope.RepositoryContext == nil {
 			return ref, false, AttrErr(p, errors.New("repository_context is not set, and the installation's context gives none "+
 				"(set repository_context, or name a Context with a repositoryContext in `context`)"))
 		}
-		ref.Context = *scope.repositoryContext
+		ref.Context = *scope.RepositoryContext
 	}
 	if err := ref.Context.Validate(); err != nil {
 		return ref, false, AttrErr(p.AtName("repository_context"), err)

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"fmt"
 
@@ -22,18 +24,18 @@ import (
 // (target.WithWrapTransport). Nil outside tests.
 var TestPoolOptions []target.Option
 
-func NewProviderData(version string, host HostSettings, registry *component.Registry, sec SecuritySettings, tune Tuning) *ProviderData {
+func NewProviderData(version string, host hostaccess.HostSettings, registry *component.Registry, sec SecuritySettings, tune Tuning) *ProviderData {
 	opts := append(tune.poolOptions(), target.WithUntrustedCredentials(sec.AllowUntrustedCredentials),
 		target.WithProviderKubeconfigs(sec.TargetKubeconfigs))
 	pool := target.NewPool(append(opts, TestPoolOptions...)...)
 	deployers := deployer.NewRegistry()
 	deployers.Register(manifest.Type, manifest.New(pool))
-	hostCluster := &HostCluster{Settings: host}
-	components := &componentAccess{registry: registry, host: hostCluster}
+	hostCluster := &hostaccess.HostCluster{Settings: host}
+	components := &hostaccess.ComponentAccess{Registry: registry, Host: hostCluster}
 	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	security := newSecurity(pool, sec)
-	components.learn = security.Secrets.Add
+	components.Learn = security.Secrets.Add
 	return &ProviderData{
 		version:    version,
 		Host:       hostCluster,
@@ -58,11 +60,11 @@ func (mockWithoutDrift) Drift(context.Context, deployer.Item) (deployer.DriftRep
 // built here are shared by all installations of one apply.
 type ProviderData struct {
 	version string
-	Host    *HostCluster
+	Host    *hostaccess.HostCluster
 	Engine  *engine.Engine
 	// components reads component versions and their resources from OCI
 	// registries, with the provider's credentials and cache.
-	components *componentAccess
+	components *hostaccess.ComponentAccess
 	// security holds the trusted kubeconfigs, the secrets to scrub and
 	// the render limits (provider_security.go).
 	Security *Security
@@ -116,10 +118,10 @@ func (d *ProviderData) ProviderTargets() []api.Target {
 }
 
 // instancesIn is instances with the charts of ref's Context.
-func (d *ProviderData) InstancesIn(ctx context.Context, ref ContextRef) instance.Runner {
+func (d *ProviderData) InstancesIn(ctx context.Context, ref hostaccess.ContextRef) instance.Runner {
 	r := d.Instances(ctx)
 	e := *r.Engine
-	charts := chartAccess{componentAccess: d.components, ref: ref}
+	charts := hostaccess.ChartAccess{ComponentAccess: d.components, Ref: ref}
 	e.Deployers = e.Deployers.Wrap(func(_ string, dep deployer.Deployer) deployer.Deployer {
 		if h, ok := dep.(*helm.Deployer); ok {
 			return h.Using(charts)

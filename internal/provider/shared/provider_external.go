@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -74,7 +76,7 @@ func ExternalDeployersAttribute(attrs map[string]schema.Attribute) {
 
 // handOut registers the external deployers of cfg, in front of the
 // built-in ones for the types they share.
-func (d *ProviderData) handOut(ctx context.Context, entries types.List, host HostSettings, pickup time.Duration) diag.Diagnostics {
+func (d *ProviderData) handOut(ctx context.Context, entries types.List, host hostaccess.HostSettings, pickup time.Duration) diag.Diagnostics {
 	var diags diag.Diagnostics
 	d.Engine.Deployers.SetUnknownTypeHint(unknownTypeHint)
 	if entries.IsNull() || entries.IsUnknown() {
@@ -113,7 +115,7 @@ func (d *ProviderData) handOut(ctx context.Context, entries types.List, host Hos
 }
 
 // externalRoute is the route of one entry and the types it serves.
-func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerModel, host HostSettings, pickup time.Duration, at path.Path) (external.Route, []string, error) {
+func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerModel, host hostaccess.HostSettings, pickup time.Duration, at path.Path) (external.Route, []string, error) {
 	var itemTypes, names []string
 	var labels map[string]string
 	var diags diag.Diagnostics
@@ -156,7 +158,7 @@ func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerMode
 // its kubeconfig, or the host cluster's, with the entry's namespace. It
 // is built at first use (the host cluster's kubeconfig files may not
 // exist before the apply) and trusted: it is the user's own.
-func (d *ProviderData) homeOf(kubeconfig types.String, namespace string, host HostSettings) func() (*api.Target, error) {
+func (d *ProviderData) homeOf(kubeconfig types.String, namespace string, host hostaccess.HostSettings) func() (*api.Target, error) {
 	return sync.OnceValues(func() (*api.Target, error) {
 		var kc string
 		var err error

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+
 	"context"
 	"strings"
 	"testing"
@@ -43,8 +45,8 @@ func entry(namespace string, itemTypes []string, targets ...string) externalDepl
 func TestHandOut(t *testing.T) {
 	ctx := context.Background()
 	const custom = "example.com/custom"
-	d := NewProviderData("test", HostSettings{}, nil, SecuritySettings{}, Tuning{})
-	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), HostSettings{}, time.Minute)
+	d := NewProviderData("test", hostaccess.HostSettings{}, nil, SecuritySettings{}, Tuning{})
+	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), hostaccess.HostSettings{}, time.Minute)
 	if diags.HasError() {
 		t.Fatalf("valid entries: %v", diags)
 	}
@@ -69,8 +71,8 @@ func TestHandOut(t *testing.T) {
 		"empty type":             {entry("a", []string{""})},
 		"bad namespace":          {entry("Not_A_Name", []string{custom})},
 	} {
-		d := NewProviderData("test", HostSettings{}, nil, SecuritySettings{}, Tuning{})
-		if diags := d.handOut(ctx, entries(t, models...), HostSettings{}, time.Minute); !diags.HasError() {
+		d := NewProviderData("test", hostaccess.HostSettings{}, nil, SecuritySettings{}, Tuning{})
+		if diags := d.handOut(ctx, entries(t, models...), hostaccess.HostSettings{}, time.Minute); !diags.HasError() {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -16,25 +16,25 @@ import (
 // the registry, and every component the installations of this Terraform
 // command resolved. The Helm deployer reads chart resources through it
 // (chart.resourceRef, chart.fromResource) without knowing components.
-type componentAccess struct {
-	registry *component.Registry
+type ComponentAccess struct {
+	Registry *component.Registry
 	// host reads the Landscaper Contexts installations name.
-	host *HostCluster
+	Host *HostCluster
 	// learn registers credentials read from the host cluster (a chart
 	// repository's auth header) as secrets to mask; nil: none.
-	learn func(values ...string)
+	Learn func(values ...string)
 
 	mu    sync.Mutex
 	known map[string]*component.Component
 	// scopes are the Contexts read, by "namespace/name".
-	scopes map[string]*componentScope
+	scopes map[string]*ComponentScope
 }
 
-var _ helm.Resources = (*componentAccess)(nil)
+var _ helm.Resources = (*ComponentAccess)(nil)
 
 // remember records c and the components it references, so resource keys
 // naming them can be read by deployers later in the same command.
-func (a *componentAccess) remember(c *component.Component) {
+func (a *ComponentAccess) Remember(c *component.Component) {
 	if a == nil || c == nil {
 		return
 	}
@@ -51,7 +51,7 @@ func (a *componentAccess) remember(c *component.Component) {
 	}
 }
 
-func (a *componentAccess) lookup(name, version string) *component.Component {
+func (a *ComponentAccess) lookup(name, version string) *component.Component {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.known[name+":"+version]
@@ -59,7 +59,7 @@ func (a *componentAccess) lookup(name, version string) *component.Component {
 
 // ByKey implements helm.Resources: the key names a component version an
 // installation of this command resolved, and one of its resources.
-func (a *componentAccess) ByKey(ctx context.Context, key string) ([]byte, error) {
+func (a *ComponentAccess) ByKey(ctx context.Context, key string) ([]byte, error) {
 	name, version, sel, err := component.ParseResourceKey(key)
 	if err != nil {
 		return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart.resourceRef: %w", err))
@@ -74,12 +74,12 @@ func (a *componentAccess) ByKey(ctx context.Context, key string) ([]byte, error)
 // FromComponent implements helm.Resources for chart.fromResource: a
 // component version by reference (read from its registry, or known from
 // an installation when the reference has no repository context) or inline.
-func (a *componentAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
-	return a.fromComponent(ctx, a.registry, ref)
+func (a *ComponentAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
+	return a.fromComponent(ctx, a.Registry, ref)
 }
 
 // fromComponent is FromComponent reading from registries through reg.
-func (a *componentAccess) fromComponent(ctx context.Context, reg *component.Registry, ref helm.RemoteChartReference) ([]byte, error) {
+func (a *ComponentAccess) fromComponent(ctx context.Context, reg *component.Registry, ref helm.RemoteChartReference) ([]byte, error) {
 	var c *component.Component
 	switch {
 	case len(ref.Inline) > 0:
@@ -116,8 +116,8 @@ func (a *componentAccess) fromComponent(ctx context.Context, reg *component.Regi
 
 // OCIChart implements helm.Resources for chart.ref: the registry's
 // credentials and cache serve OCI charts too.
-func (a *componentAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
-	return ociChart(ctx, a.registry, ref)
+func (a *ComponentAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
+	return ociChart(ctx, a.Registry, ref)
 }
 
 // ociChart reads an OCI chart through reg.

@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -57,14 +57,14 @@ func (h *HostCluster) DynamicClient() (dynamic.Interface, error) {
 }
 
 // objectRef names a Secret or ConfigMap and optionally one of its keys.
-type objectRef struct {
+type ObjectRef struct {
 	Name, Namespace, Key string
 }
 
-func (r objectRef) String() string { return r.Namespace + "/" + r.Name }
+func (r ObjectRef) String() string { return r.Namespace + "/" + r.Name }
 
 // readSecret returns the value of key, or all keys as a map when key is empty.
-func (h *HostCluster) readSecret(ctx context.Context, ref objectRef) (any, error) {
+func (h *HostCluster) ReadSecret(ctx context.Context, ref ObjectRef) (any, error) {
 	c, err := h.clientset()
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (h *HostCluster) readSecret(ctx context.Context, ref objectRef) (any, error
 }
 
 // readConfigMap returns the value of key, or all keys as a map when key is empty.
-func (h *HostCluster) readConfigMap(ctx context.Context, ref objectRef) (any, error) {
+func (h *HostCluster) ReadConfigMap(ctx context.Context, ref ObjectRef) (any, error) {
 	c, err := h.clientset()
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (h *HostCluster) readConfigMap(ctx context.Context, ref objectRef) (any, er
 // pickKey decodes the selected value as JSON or YAML when it parses
 // (Landscaper stores structured import values that way) and keeps it as a
 // string otherwise.
-func pickKey(kind string, ref objectRef, data map[string]string) (any, error) {
+func pickKey(kind string, ref ObjectRef, data map[string]string) (any, error) {
 	if ref.Key == "" {
 		out := make(map[string]any, len(data))
 		for k, v := range data {

@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -38,9 +38,9 @@ const lsContextAPI = "/apis/landscaper.gardener.cloud/v1alpha1"
 var errContextNotFound = errors.New("not found on the host cluster (a Landscaper Context, landscaper.gardener.cloud/v1alpha1)")
 
 // componentScope is what a Landscaper Context gives an installation.
-type componentScope struct {
-	registry          *component.Registry
-	repositoryContext *component.RepositorySpec
+type ComponentScope struct {
+	Registry          *component.Registry
+	RepositoryContext *component.RepositorySpec
 	// namespace is the Context's; its Secrets are read from there.
 	namespace string
 	// chartRepoCredentials is configurations.helmChartRepoCredentials as
@@ -51,8 +51,8 @@ type componentScope struct {
 // contextRef is the Context an installation uses: the one it names, or
 // (name empty) its namespace's default Context if there is one, or none.
 type ContextRef struct {
-	namespace string
-	name      string
+	Namespace string
+	Name      string
 	// none: `context = ""`, or a manifest's Context given in
 	// manifest_objects (which gave the repository context already).
 	None bool
@@ -60,27 +60,27 @@ type ContextRef struct {
 
 // String names the Context in messages.
 func (r ContextRef) String() string {
-	if r.name == "" {
-		return r.namespace + "/" + defaultContext + " (the default Context: context is not set)"
+	if r.Name == "" {
+		return r.Namespace + "/" + defaultContext + " (the default Context: context is not set)"
 	}
-	return r.namespace + "/" + r.name
+	return r.Namespace + "/" + r.Name
 }
 
 // scopeOf reads the Context ref names, once per provider instance; an
 // absent default Context, or a host cluster that is not configured, is an
 // empty one. Errors point at the `context` attribute.
-func (a *componentAccess) scopeOf(ctx context.Context, ref ContextRef) (*componentScope, error) {
+func (a *ComponentAccess) ScopeOf(ctx context.Context, ref ContextRef) (*ComponentScope, error) {
 	if ref.None {
 		return nil, nil
 	}
-	if ref.name != "" {
-		s, err := a.scope(ctx, ref.namespace, ref.name)
+	if ref.Name != "" {
+		s, err := a.scope(ctx, ref.Namespace, ref.Name)
 		return s, contextAttrErr(contextError(ref, err))
 	}
-	if a == nil || a.host == nil || !a.host.Settings.Configured {
+	if a == nil || a.Host == nil || !a.Host.Settings.Configured {
 		return nil, nil
 	}
-	s, err := a.scope(ctx, ref.namespace, defaultContext)
+	s, err := a.scope(ctx, ref.Namespace, defaultContext)
 	if errors.Is(err, errContextNotFound) {
 		return nil, nil
 	}
@@ -111,7 +111,7 @@ func contextError(ref ContextRef, err error) error {
 
 // scope reads a Context once per provider instance. Absent, it is
 // remembered as such (errContextNotFound).
-func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*componentScope, error) {
+func (a *ComponentAccess) scope(ctx context.Context, namespace, name string) (*ComponentScope, error) {
 	key := namespace + "/" + name
 	a.mu.Lock()
 	s, ok := a.scopes[key]
@@ -122,28 +122,28 @@ func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*c
 		}
 		return s, nil
 	}
-	spec, err := a.host.readLandscaperContext(ctx, namespace, name)
+	spec, err := a.Host.readLandscaperContext(ctx, namespace, name)
 	if err != nil && !errors.Is(err, errContextNotFound) {
 		return nil, err
 	}
 	if err == nil {
-		s = &componentScope{registry: a.registry, repositoryContext: spec.repositoryContext, namespace: namespace,
+		s = &ComponentScope{Registry: a.Registry, RepositoryContext: spec.repositoryContext, namespace: namespace,
 			chartRepoCredentials: spec.chartRepoCredentials}
-		if s.registry, err = a.withPullSecrets(ctx, namespace, spec.pullSecrets); err != nil {
+		if s.Registry, err = a.withPullSecrets(ctx, namespace, spec.pullSecrets); err != nil {
 			return nil, err
 		}
 		if spec.overwrites != "" {
-			ovs, err := a.host.readOverwrites(ctx, namespace, spec.overwrites)
+			ovs, err := a.Host.readOverwrites(ctx, namespace, spec.overwrites)
 			if err != nil {
 				return nil, err
 			}
-			s.registry = &component.Registry{Client: s.registry.Client, AllowUnverifiedDigests: s.registry.AllowUnverifiedDigests, Overwrites: ovs}
+			s.Registry = &component.Registry{Client: s.Registry.Client, AllowUnverifiedDigests: s.Registry.AllowUnverifiedDigests, Overwrites: ovs}
 		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.scopes == nil {
-		a.scopes = map[string]*componentScope{}
+		a.scopes = map[string]*ComponentScope{}
 	}
 	if prev, ok := a.scopes[key]; ok {
 		s = prev
@@ -158,13 +158,13 @@ func (a *componentAccess) scope(ctx context.Context, namespace, name string) (*c
 
 // withPullSecrets is the provider's registry with the credentials of the
 // registry pull secrets (in namespace) added.
-func (a *componentAccess) withPullSecrets(ctx context.Context, namespace string, secrets []string) (*component.Registry, error) {
+func (a *ComponentAccess) withPullSecrets(ctx context.Context, namespace string, secrets []string) (*component.Registry, error) {
 	if len(secrets) == 0 {
-		return a.registry, nil
+		return a.Registry, nil
 	}
 	creds := map[string]auth.Credential{}
 	for _, secret := range secrets {
-		got, err := a.host.readPullSecret(ctx, namespace, secret)
+		got, err := a.Host.readPullSecret(ctx, namespace, secret)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +172,7 @@ func (a *componentAccess) withPullSecrets(ctx context.Context, namespace string,
 			creds[host] = c
 		}
 	}
-	return &component.Registry{Client: a.registry.Client.WithCredentials(creds), AllowUnverifiedDigests: a.registry.AllowUnverifiedDigests}, nil
+	return &component.Registry{Client: a.Registry.Client.WithCredentials(creds), AllowUnverifiedDigests: a.Registry.AllowUnverifiedDigests}, nil
 }
 
 // lsContextSpec is what this provider reads of a Context.

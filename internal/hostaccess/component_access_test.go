@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -51,9 +51,9 @@ component:
 	}); err != nil {
 		t.Fatal(err)
 	}
-	a := &componentAccess{registry: &component.Registry{Client: ocireg.New(ocireg.Options{Repository: mem.Read})}}
+	a := &ComponentAccess{Registry: &component.Registry{Client: ocireg.New(ocireg.Options{Repository: mem.Read})}}
 
-	resolved, err := a.registry.Load(ctx, component.VersionRef{Context: rc, Name: "example.com/app", Version: "1.0.0"})
+	resolved, err := a.Registry.Load(ctx, component.VersionRef{Context: rc, Name: "example.com/app", Version: "1.0.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ component:
 	if _, err := a.ByKey(ctx, key); !failure.IsTerminal(err) || !strings.Contains(err.Error(), "example.com/app:1.0.0") {
 		t.Errorf("unknown component: %v", err)
 	}
-	a.remember(resolved)
+	a.Remember(resolved)
 	byRef, _ := json.Marshal(map[string]any{"repositoryContext": rc, "componentName": "example.com/app", "version": "1.0.0"})
 	// In a deploy item's configuration the inline descriptor is JSON.
 	inline, err := yaml.YAMLToJSON([]byte(descriptor))
@@ -75,7 +75,7 @@ component:
 	for name, read := range map[string]func() ([]byte, error){
 		"resourceRef": func() ([]byte, error) { return a.ByKey(ctx, key) },
 		"fromResource ref": func() ([]byte, error) {
-			return (&componentAccess{registry: a.registry}).FromComponent(ctx, helm.RemoteChartReference{Ref: byRef, ResourceName: "chart"})
+			return (&ComponentAccess{Registry: a.Registry}).FromComponent(ctx, helm.RemoteChartReference{Ref: byRef, ResourceName: "chart"})
 		},
 		"fromResource inline": func() ([]byte, error) {
 			return a.FromComponent(ctx, helm.RemoteChartReference{Inline: inline, ResourceName: "remote-chart"})

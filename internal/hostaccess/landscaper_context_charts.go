@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -24,36 +24,36 @@ import (
 // (instancesIn); the Context is read when the first chart needs it.
 
 // chartAccess is helm.Resources for the jobs of one installation.
-type chartAccess struct {
-	*componentAccess
-	ref ContextRef
+type ChartAccess struct {
+	*ComponentAccess
+	Ref ContextRef
 }
 
-var _ helm.ChartRepoAuth = chartAccess{}
+var _ helm.ChartRepoAuth = ChartAccess{}
 
 // OCIChart reads chart.ref with the Context's registry pull secrets.
-func (c chartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
-	s, err := c.scopeOf(ctx, c.ref)
+func (c ChartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
+	s, err := c.ScopeOf(ctx, c.Ref)
 	if err != nil {
 		return nil, err
 	}
-	reg := c.registry
+	reg := c.Registry
 	if s != nil {
-		reg = s.registry
+		reg = s.Registry
 	}
 	return ociChart(ctx, reg, ref)
 }
 
 // FromComponent reads chart.fromResource; a component it must read from
 // a registry is read with the Context's registry pull secrets.
-func (c chartAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
-	s, err := c.scopeOf(ctx, c.ref)
+func (c ChartAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
+	s, err := c.ScopeOf(ctx, c.Ref)
 	if err != nil {
 		return nil, err
 	}
-	reg := c.registry
+	reg := c.Registry
 	if s != nil {
-		reg = s.registry
+		reg = s.Registry
 	}
 	return c.fromComponent(ctx, reg, ref)
 }
@@ -63,20 +63,20 @@ func (c chartAccess) FromComponent(ctx context.Context, ref helm.RemoteChartRefe
 // longest prefix of u. The auth header (inline, or from a Secret of the
 // Context's namespace, key `authHeader` unless given) is learnt as a
 // secret before it is used, so no message can show it.
-func (c chartAccess) ChartRepoAuth(ctx context.Context, u string) (helm.RepoAuth, error) {
-	s, err := c.scopeOf(ctx, c.ref)
+func (c ChartAccess) ChartRepoAuth(ctx context.Context, u string) (helm.RepoAuth, error) {
+	s, err := c.ScopeOf(ctx, c.Ref)
 	if err != nil || s == nil || len(s.chartRepoCredentials) == 0 {
 		return helm.RepoAuth{}, err
 	}
 	auths, err := parseChartRepoAuths(s.chartRepoCredentials)
 	if err != nil {
-		return helm.RepoAuth{}, fmt.Errorf("context %s: configurations.helmChartRepoCredentials: %w", c.ref, err)
+		return helm.RepoAuth{}, fmt.Errorf("context %s: configurations.helmChartRepoCredentials: %w", c.Ref, err)
 	}
 	a, ok := matchChartRepoAuth(auths, u)
 	if !ok {
 		return helm.RepoAuth{}, nil
 	}
-	where := fmt.Sprintf("context %s: configurations.helmChartRepoCredentials entry %q", c.ref, a.URL)
+	where := fmt.Sprintf("context %s: configurations.helmChartRepoCredentials entry %q", c.Ref, a.URL)
 	out := helm.RepoAuth{CAData: caData(a.CustomCAData)}
 	switch {
 	case a.AuthHeader != "" && a.SecretRef != nil:
@@ -172,7 +172,7 @@ func caData(s string) []byte {
 
 // authHeaderSecret reads an auth header from a Secret of the Context's
 // namespace. Errors name the Secret and key, never a value.
-func (c chartAccess) authHeaderSecret(ctx context.Context, namespace string, ref struct {
+func (c ChartAccess) authHeaderSecret(ctx context.Context, namespace string, ref struct {
 	Name string `json:"name"`
 	Key  string `json:"key,omitempty"`
 }) (string, error) {
@@ -180,7 +180,7 @@ func (c chartAccess) authHeaderSecret(ctx context.Context, namespace string, ref
 	if key == "" {
 		key = "authHeader"
 	}
-	client, err := c.host.clientset()
+	client, err := c.Host.clientset()
 	if err != nil {
 		return "", fmt.Errorf("host cluster: %w", err)
 	}
@@ -197,20 +197,20 @@ func (c chartAccess) authHeaderSecret(ctx context.Context, namespace string, ref
 
 // learnAuthHeader registers an auth header, and the password of a basic
 // one, as secrets to mask.
-func (c chartAccess) learnAuthHeader(h string) {
-	if c.learn == nil {
+func (c ChartAccess) learnAuthHeader(h string) {
+	if c.Learn == nil {
 		return
 	}
-	c.learn(h)
+	c.Learn(h)
 	scheme, cred, ok := strings.Cut(h, " ")
 	if !ok {
 		return
 	}
-	c.learn(cred)
+	c.Learn(cred)
 	if strings.EqualFold(scheme, "Basic") {
 		if b, err := base64.StdEncoding.DecodeString(cred); err == nil {
 			if _, pw, ok := strings.Cut(string(b), ":"); ok {
-				c.learn(pw)
+				c.Learn(pw)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package shared
+package hostaccess
 
 import (
 	"context"
@@ -54,7 +54,7 @@ func TestChartAccess_ChartRepoAuth(t *testing.T) {
 	host.once.Do(func() {})
 	host.client = kube
 	var secrets redact.Secrets
-	a := &componentAccess{host: host, learn: secrets.Add}
+	a := &ComponentAccess{Host: host, Learn: secrets.Add}
 	creds := `{auths: [
   {url: "https://a.example/charts", secretRef: {name: repo-creds}},
   {url: "https://b.example", secretRef: {name: repo-creds, key: other}, customCAData: "` + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----")) + `"},
@@ -62,8 +62,8 @@ func TestChartAccess_ChartRepoAuth(t *testing.T) {
   {url: "https://d.example", authHeader: "x", secretRef: {name: repo-creds}},
   {url: "https://e.example", secretRef: {name: missing}},
   {url: "https://f.example"}]}`
-	a.scopes = map[string]*componentScope{"apps/default": {namespace: "apps", chartRepoCredentials: []byte(creds)}}
-	access := chartAccess{componentAccess: a, ref: ContextRef{namespace: "apps"}}
+	a.scopes = map[string]*ComponentScope{"apps/default": {namespace: "apps", chartRepoCredentials: []byte(creds)}}
+	access := ChartAccess{ComponentAccess: a, Ref: ContextRef{Namespace: "apps"}}
 	ctx := context.Background()
 	for u, want := range map[string]string{
 		"https://a.example/charts/index.yaml": header,
@@ -99,9 +99,9 @@ func TestChartAccess_ChartRepoAuth(t *testing.T) {
 		t.Errorf("malformed configuration: %v", err)
 	}
 	// No Context, or none named and none as default: no credentials.
-	for _, ref := range []ContextRef{{namespace: "apps", None: true}, {namespace: "other"}} {
+	for _, ref := range []ContextRef{{Namespace: "apps", None: true}, {Namespace: "other"}} {
 		a.scopes["other/default"] = nil // read before: absent
-		if got, err := (chartAccess{componentAccess: a, ref: ref}).ChartRepoAuth(ctx, "https://a.example/charts/x"); err != nil || got.Header != "" {
+		if got, err := (ChartAccess{ComponentAccess: a, Ref: ref}).ChartRepoAuth(ctx, "https://a.example/charts/x"); err != nil || got.Header != "" {
 			t.Errorf("%+v: %q %v", ref, got.Header, err)
 		}
 	}
