@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // The provider's side of a Terraform command at scale, without a cluster

@@ -1,11 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +22,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 

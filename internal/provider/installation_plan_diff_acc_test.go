@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 )
 

@@ -6,12 +6,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/reconcile"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
-
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -20,6 +14,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/datasources"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/reconcile"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
 )
 
 var (

@@ -1,9 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
-
 	"context"
 	"encoding/json"
 	"strings"
@@ -13,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/targetresource"
 )
 
 // TestBuildTarget_FromProvider: the Target of a kubeconfig_from_provider

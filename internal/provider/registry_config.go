@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // registryModel is the provider's `registry` block: where component

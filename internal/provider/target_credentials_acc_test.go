@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"archive/zip"
 	"encoding/base64"
 	"encoding/json"
@@ -16,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/tfcli"
 )

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/functions"
 )
 
 // runDecodeTarget calls the function as Terraform does, through Run.

@@ -1,11 +1,11 @@
 package datasources
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // registryUser gives a data source the provider's registry: embedded, it

@@ -1,8 +1,6 @@
 package datasources
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"fmt"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperyaml"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // NewManifestsDataSource returns the landscaper_manifests data source: a

@@ -1,8 +1,6 @@
 package datasources
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"fmt"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 var _ datasource.DataSourceWithValidateConfig = (*RenderedInstallationDataSource)(nil)

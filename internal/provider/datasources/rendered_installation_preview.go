@@ -1,8 +1,6 @@
 package datasources
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -10,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/treegraph"
 )
 

@@ -1,8 +1,6 @@
 package datasources
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // subinstallationExportsAttribute is the data source's stand-in exports:

@@ -1,8 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,6 +12,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // inputBlueprint imports a cluster and a string; its subinstallation, when

@@ -2,6 +2,7 @@ package installation
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 

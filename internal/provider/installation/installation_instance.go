@@ -1,14 +1,13 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // instanceKey is the private-state key of the installation instance: a

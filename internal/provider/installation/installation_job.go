@@ -1,8 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // Where the resource meets package instance, which runs its jobs: the
@@ -43,12 +42,12 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 	runner.SignKey = key.ReconcileKey()
 	runner.Keep = keepOf(ctx, withDigests(m, spec))
 	forms := shared.WriteOnlyStrings(ctx, m)
-	runner.Mask = func(s *engine.Snapshot) { maskWriteOnly(s, forms) }
+	runner.Mask = func(s *engine.Snapshot) { instance.MaskWriteOnly(s, forms) }
 	job, jobErr := runner.Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
-	maskWriteOnly(job.Snapshot, forms)
+	instance.MaskWriteOnly(job.Snapshot, forms)
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	d.Security.LearnSnapshot(job.Start, sensitive)
 	d.Security.LearnSnapshot(job.Snapshot, sensitive)

@@ -1,8 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"strings"
@@ -11,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // What the inventory keeps of the resource decodes to the attributes it

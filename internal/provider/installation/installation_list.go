@@ -1,8 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"fmt"
 	"sort"
@@ -19,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // The list resource landscaper_installation (Terraform >= 1.14, `terraform

@@ -1,9 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,8 +13,10 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // deploy_item_objects (issue 24, package preview's doc): what the plan

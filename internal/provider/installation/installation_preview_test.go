@@ -1,9 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"strings"
 	"testing"
@@ -15,6 +12,8 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // memPrivate is private state in memory.

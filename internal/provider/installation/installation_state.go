@@ -1,9 +1,6 @@
 package installation
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +14,8 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 // driftedPhase is the deploy item phase Read records for drifted items; it

@@ -1,8 +1,6 @@
 package reconcile
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/hex"
 	"errors"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
 var _ action.ActionWithConfigure = (*reconcileAction)(nil)

@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"errors"
 	"net"
@@ -15,6 +13,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/componenttest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component/ocireg"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
 // TestLoadComponentRef_UnreachableIsAPlanWarning proves a plan with the

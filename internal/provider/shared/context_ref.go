@@ -1,12 +1,12 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
 const contextDescription = "Name of a Landscaper `Context` object (`landscaper.gardener.cloud/v1alpha1`) in the " +

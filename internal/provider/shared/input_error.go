@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"errors"
 	"fmt"
 
@@ -10,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 

@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
 // errHostImportsAtPlan stops rendering without a host cluster (the

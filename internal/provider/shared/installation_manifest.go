@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperstate"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperyaml"
 )

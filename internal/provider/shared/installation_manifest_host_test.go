@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"strings"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/landscaperyaml"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/landscaperfixture"

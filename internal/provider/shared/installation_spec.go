@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +16,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
 // This file turns an installation's configuration into the engine's

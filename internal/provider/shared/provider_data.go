@@ -1,13 +1,12 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -15,6 +14,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )

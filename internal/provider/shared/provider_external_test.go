@@ -1,8 +1,6 @@
 package shared
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
-
 	"context"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
 // entries is external_deployers' value of models.

@@ -1,8 +1,6 @@
 package targetresource
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 

@@ -1,4 +1,4 @@
-package installation
+package instance
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // real configurations, so the next plan of the same values is empty.
 // Provider statuses are left as deployers wrote them: they record what
 // exists (names, UIDs, revisions), which deployers read back.
-func maskWriteOnly(snap *engine.Snapshot, forms []string) {
+func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 	if len(forms) == 0 || snap.Empty() {
 		return
 	}
