@@ -11,7 +11,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 )
 
-// blueprintDigest hashes every file of the blueprint's filesystem (names
+// BlueprintDigest hashes every file of the blueprint's filesystem (names
 // and contents, in walk order, which is lexical) and the manifest digests
 // of the component versions read from registries. The plan compares it
 // with the state, so an edit that changes no deploy item — an export

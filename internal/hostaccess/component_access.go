@@ -12,7 +12,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// componentAccess is one provider instance's way to component versions:
+// ComponentAccess is one provider instance's way to component versions:
 // the registry, and every component the installations of this Terraform
 // command resolved. The Helm deployer reads chart resources through it
 // (chart.resourceRef, chart.fromResource) without knowing components.
@@ -20,7 +20,7 @@ type ComponentAccess struct {
 	Registry *component.Registry
 	// host reads the Landscaper Contexts installations name.
 	Host *HostCluster
-	// learn registers credentials read from the host cluster (a chart
+	// Learn registers credentials read from the host cluster (a chart
 	// repository's auth header) as secrets to mask; nil: none.
 	Learn func(values ...string)
 
@@ -32,7 +32,7 @@ type ComponentAccess struct {
 
 var _ helm.Resources = (*ComponentAccess)(nil)
 
-// remember records c and the components it references, so resource keys
+// Remember records c and the components it references, so resource keys
 // naming them can be read by deployers later in the same command.
 func (a *ComponentAccess) Remember(c *component.Component) {
 	if a == nil || c == nil {

@@ -1,3 +1,8 @@
+// Package hostaccess is how installations read outside the
+// configuration, without Terraform: Secrets, ConfigMaps and Landscaper
+// Contexts of the provider's host cluster, component versions and charts
+// from registries (with a Context's pull secrets), and a blueprint's
+// digest.
 package hostaccess
 
 import (
@@ -14,10 +19,10 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// hostSettings is the provider's kubernetes block as plain Go values.
+// HostSettings is the provider's kubernetes block as plain Go values.
 type HostSettings = target.HostSettings
 
-// hostCluster reads Secret and ConfigMap imports. The client is built on
+// HostCluster reads Secret and ConfigMap imports. The client is built on
 // first use, so plans and configurations without such imports never need it.
 type HostCluster struct {
 	Settings HostSettings
@@ -42,7 +47,7 @@ func (h *HostCluster) clientset() (kubernetes.Interface, error) {
 	return h.client, h.err
 }
 
-// dynamicClient is a dynamic client of the host cluster, built on first
+// DynamicClient is a dynamic client of the host cluster, built on first
 // use like clientset.
 func (h *HostCluster) DynamicClient() (dynamic.Interface, error) {
 	h.dynOnce.Do(func() {
@@ -56,14 +61,14 @@ func (h *HostCluster) DynamicClient() (dynamic.Interface, error) {
 	return h.dyn, h.dynErr
 }
 
-// objectRef names a Secret or ConfigMap and optionally one of its keys.
+// ObjectRef names a Secret or ConfigMap and optionally one of its keys.
 type ObjectRef struct {
 	Name, Namespace, Key string
 }
 
 func (r ObjectRef) String() string { return r.Namespace + "/" + r.Name }
 
-// readSecret returns the value of key, or all keys as a map when key is empty.
+// ReadSecret returns the value of key, or all keys as a map when key is empty.
 func (h *HostCluster) ReadSecret(ctx context.Context, ref ObjectRef) (any, error) {
 	c, err := h.clientset()
 	if err != nil {
@@ -83,7 +88,7 @@ func (h *HostCluster) ReadSecret(ctx context.Context, ref ObjectRef) (any, error
 	return pickKey("Secret", ref, data)
 }
 
-// readConfigMap returns the value of key, or all keys as a map when key is empty.
+// ReadConfigMap returns the value of key, or all keys as a map when key is empty.
 func (h *HostCluster) ReadConfigMap(ctx context.Context, ref ObjectRef) (any, error) {
 	c, err := h.clientset()
 	if err != nil {

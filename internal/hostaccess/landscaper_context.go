@@ -37,7 +37,7 @@ const lsContextAPI = "/apis/landscaper.gardener.cloud/v1alpha1"
 // served: no Landscaper on the host cluster).
 var errContextNotFound = errors.New("not found on the host cluster (a Landscaper Context, landscaper.gardener.cloud/v1alpha1)")
 
-// componentScope is what a Landscaper Context gives an installation.
+// ComponentScope is what a Landscaper Context gives an installation.
 type ComponentScope struct {
 	Registry          *component.Registry
 	RepositoryContext *component.RepositorySpec
@@ -48,12 +48,12 @@ type ComponentScope struct {
 	chartRepoCredentials json.RawMessage
 }
 
-// contextRef is the Context an installation uses: the one it names, or
+// ContextRef is the Context an installation uses: the one it names, or
 // (name empty) its namespace's default Context if there is one, or none.
 type ContextRef struct {
 	Namespace string
 	Name      string
-	// none: `context = ""`, or a manifest's Context given in
+	// None: `context = ""`, or a manifest's Context given in
 	// manifest_objects (which gave the repository context already).
 	None bool
 }
@@ -66,7 +66,7 @@ func (r ContextRef) String() string {
 	return r.Namespace + "/" + r.Name
 }
 
-// scopeOf reads the Context ref names, once per provider instance; an
+// ScopeOf reads the Context ref names, once per provider instance; an
 // absent default Context, or a host cluster that is not configured, is an
 // empty one. Errors point at the `context` attribute.
 func (a *ComponentAccess) ScopeOf(ctx context.Context, ref ContextRef) (*ComponentScope, error) {

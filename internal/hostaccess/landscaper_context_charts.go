@@ -23,7 +23,7 @@ import (
 // archive URLs. Each job gets a Helm deployer of its own for that
 // (instancesIn); the Context is read when the first chart needs it.
 
-// chartAccess is helm.Resources for the jobs of one installation.
+// ChartAccess is helm.Resources for the jobs of one installation.
 type ChartAccess struct {
 	*ComponentAccess
 	Ref ContextRef

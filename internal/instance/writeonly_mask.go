@@ -9,7 +9,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
-// maskWriteOnly replaces, in what snap stores of every installation of
+// MaskWriteOnly replaces, in what snap stores of every installation of
 // the tree (exports, execution state, deploy item configurations and
 // exports), each occurrence of the write-only forms (writeOnlyStrings)
 // with snapshot.WriteOnlyMask. Configuration hashes stay those of the

@@ -1,8 +1,11 @@
-// Package provider is the Terraform face of the engine: provider
-// configuration, resources, data sources and functions. It is the only
-// package that imports terraform-plugin-framework; everything it does
-// beyond translating between Terraform values and Go values is delegated to
-// the engine.
+// Package provider is the Terraform face of the engine: the provider's
+// schema and configuration, and the table of its resources, data sources,
+// actions and functions. Each Terraform type lives in a package of its own
+// below it (installation, targetresource, datasources, reconcile,
+// functions), and what they all need in package shared. Only these
+// packages import terraform-plugin-framework; everything they do beyond
+// translating between Terraform values and Go values is delegated to the
+// engine.
 package provider
 
 import (

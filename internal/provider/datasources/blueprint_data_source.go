@@ -1,3 +1,6 @@
+// Package datasources holds the provider's data sources:
+// landscaper_blueprint, landscaper_rendered_installation (the tree
+// rendered without a cluster) and landscaper_manifests.
 package datasources
 
 import (

@@ -8,7 +8,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
-// registryUser gives a data source the provider's registry: embedded, it
+// RegistryUser gives a data source the provider's registry: embedded, it
 // implements datasource.DataSourceWithConfigure.
 type RegistryUser struct{ Data *shared.ProviderData }
 

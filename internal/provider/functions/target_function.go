@@ -1,3 +1,5 @@
+// Package functions holds the provider-defined functions
+// (decode_target).
 package functions
 
 import (
@@ -25,7 +27,7 @@ func NewDecodeTargetFunction() function.Function { return &decodeTargetFunction{
 
 type decodeTargetFunction struct{}
 
-// decodedTargetAttrTypes is the object decode_target returns.
+// DecodedTargetAttrTypes is the object decode_target returns.
 var DecodedTargetAttrTypes = map[string]attr.Type{
 	"name":       types.StringType,
 	"type":       types.StringType,

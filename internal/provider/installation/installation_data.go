@@ -6,7 +6,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
-// installationData is the provider's data as landscaper_installation and
+// InstallationData is the provider's data as landscaper_installation and
 // its list resource use it: the jobs, previews, imports and migrations of
 // one installation are its methods.
 type InstallationData struct{ *shared.ProviderData }

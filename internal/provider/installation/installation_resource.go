@@ -1,3 +1,8 @@
+// Package installation is the resource landscaper_installation: its
+// plan (deploy items, the preview texts), apply, refresh and delete, its
+// state and identity, the list resource, import from the inventory or a
+// running Landscaper, and the schema upgrades. Its jobs run in package
+// instance.
 package installation
 
 import (

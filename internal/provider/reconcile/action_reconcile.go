@@ -1,3 +1,5 @@
+// Package reconcile is the action landscaper_reconcile: one more job of
+// an installation, as Landscaper's reconcile annotation asks for.
 package reconcile
 
 import (

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// checkOneOf reports unless exactly one of names is set in o (unknown
+// CheckOneOf reports unless exactly one of names is set in o (unknown
 // values count as set). A null o is fine unless required. Data sources
 // share it for the same attributes.
 func CheckOneOf(o types.Object, p path.Path, required bool, names []string, diags *diag.Diagnostics) {

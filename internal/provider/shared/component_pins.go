@@ -26,7 +26,7 @@ const componentDigestsDescription = "Manifest digest of every component version 
 	"apply reads exactly the digests the plan showed. When the registry cannot be reached, the plan uses the digests " +
 	"recorded here and the cached content, with a warning."
 
-// pinsOf makes loadComponentRef read component versions at the digests of
+// PinsOf makes loadComponentRef read component versions at the digests of
 // digests (a component_digests value): strictly (apply, refresh), or only
 // while the registry is unreachable (plan).
 func PinsOf(digests types.Map, strict bool) component.Pins {
@@ -42,7 +42,7 @@ func PinsOf(digests types.Map, strict bool) component.Pins {
 	return pins
 }
 
-// recordedDigests is the state's component_digests; null without a state.
+// RecordedDigests is the state's component_digests; null without a state.
 func RecordedDigests(state *InstallationModel) types.Map {
 	if state == nil {
 		return types.MapNull(types.StringType)
@@ -50,14 +50,14 @@ func RecordedDigests(state *InstallationModel) types.Map {
 	return state.ComponentDigests
 }
 
-// componentDigests is the component_digests value of a loaded component:
+// ComponentDigests is the component_digests value of a loaded component:
 // empty when none of it came from a registry.
 func ComponentDigests(c *blueprint.Component) types.Map {
 	m, _ := types.MapValueFrom(context.Background(), types.StringType, c.Digests())
 	return m
 }
 
-// registryNotes collects what reading component versions noticed without
+// RegistryNotes collects what reading component versions noticed without
 // failing (a registry answered from the cache), so the plan can say so.
 type RegistryNotes struct {
 	mu    sync.Mutex
@@ -74,7 +74,7 @@ func (n *RegistryNotes) add(msg string) {
 	n.notes = append(n.notes, msg)
 }
 
-// addTo adds one warning listing every note.
+// AddTo adds one warning listing every note.
 func (n *RegistryNotes) AddTo(diags *diag.Diagnostics) {
 	n.mu.Lock()
 	defer n.mu.Unlock()

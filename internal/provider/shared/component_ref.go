@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// componentSourceNames are the ways to give a component descriptor;
+// ComponentSourceNames are the ways to give a component descriptor;
 // exactly one is set.
 var ComponentSourceNames = []string{"path", "inline", "ref"}
 

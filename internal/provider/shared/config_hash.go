@@ -25,10 +25,10 @@ const configHashKeyName = "config_hash_key"
 // full-strength key.
 const configHashKeyBytes = 32
 
-// configHashKey is one installation's key.
+// ConfigHashKey is one installation's key.
 type ConfigHashKey []byte
 
-// newConfigHashKey draws a new key. It is created when an installation is
+// NewConfigHashKey draws a new key. It is created when an installation is
 // first applied (Create gets an empty private state from the framework,
 // whatever ModifyPlan planned), so a create's plan shows config_hash as
 // known after apply; every later plan reads the key and shows it.
@@ -40,7 +40,7 @@ func NewConfigHashKey() (ConfigHashKey, error) {
 	return k, nil
 }
 
-// privateGetter and privateSetter are the parts of the framework's
+// PrivateGetter and privateSetter are the parts of the framework's
 // private state the key needs (requests read, responses write).
 type PrivateGetter interface {
 	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
@@ -50,7 +50,7 @@ type PrivateSetter interface {
 	SetKey(context.Context, string, []byte) diag.Diagnostics
 }
 
-// readConfigHashKey returns the key private state holds; nil when there
+// ReadConfigHashKey returns the key private state holds; nil when there
 // is none yet (a create, or state written before keys existed). Private
 // state values must be JSON, so the key is stored as a hex string.
 func ReadConfigHashKey(ctx context.Context, p PrivateGetter, diags *diag.Diagnostics) ConfigHashKey {
@@ -74,7 +74,7 @@ func ReadConfigHashKey(ctx context.Context, p PrivateGetter, diags *diag.Diagnos
 	return k
 }
 
-// ensureConfigHashKey returns the key of p, or a new one when p has none.
+// EnsureConfigHashKey returns the key of p, or a new one when p has none.
 func EnsureConfigHashKey(ctx context.Context, p PrivateGetter, diags *diag.Diagnostics) ConfigHashKey {
 	if k := ReadConfigHashKey(ctx, p, diags); k != nil {
 		return k
@@ -86,7 +86,7 @@ func EnsureConfigHashKey(ctx context.Context, p PrivateGetter, diags *diag.Diagn
 	return k
 }
 
-// store writes the key into private state.
+// Store writes the key into private state.
 func (k ConfigHashKey) Store(ctx context.Context, p PrivateSetter, diags *diag.Diagnostics) {
 	if k == nil {
 		return
@@ -110,14 +110,14 @@ func (k ConfigHashKey) hash(engineHash string) string {
 	return hex.EncodeToString(m.Sum(nil)[:16])
 }
 
-// keyRows replaces the engine hashes of rows with keyed ones.
+// KeyRows replaces the engine hashes of rows with keyed ones.
 func (k ConfigHashKey) KeyRows(rows []DeployItemRow) {
 	for i := range rows {
 		rows[i].ConfigHash = k.hash(rows[i].ConfigHash)
 	}
 }
 
-// rekeyLegacyHashes keys the hashes of a state written before keys
+// RekeyLegacyHashes keys the hashes of a state written before keys
 // existed: refresh draws a key, stores it in private state (to) and
 // replaces each deploy item's bare hash in m by its keyed hash, so the bare
 // hashes do not stay in state until the next update. It reports whether

@@ -20,7 +20,7 @@ const contextDescription = "Name of a Landscaper `Context` object (`landscaper.g
 	"Context, as in Landscaper, read only when the installation reads a component descriptor or a Helm chart from a " +
 	"registry or repository; a namespace without one (no Landscaper there) gives nothing."
 
-// contextRefOf is the Context of m, an installation in the HCL form.
+// ContextRefOf is the Context of m, an installation in the HCL form.
 func ContextRefOf(m InstallationModel) (hostaccess.ContextRef, error) {
 	if m.Context.IsUnknown() || m.Namespace.IsUnknown() {
 		return hostaccess.ContextRef{}, ErrUnknownValue
@@ -32,7 +32,7 @@ func ContextRefOf(m InstallationModel) (hostaccess.ContextRef, error) {
 	return hostaccess.ContextRef{Namespace: ns, Name: m.Context.ValueString(), None: !m.Context.IsNull() && m.Context.ValueString() == ""}, nil
 }
 
-// installationScope reads the Context the installation uses, through a
+// InstallationScope reads the Context the installation uses, through a
 // (the provider instance's registry and host cluster): its registry and
 // repository context for componentSource; nil when it has none. At plan,
 // the default Context of an installation that names none matters only

@@ -18,10 +18,10 @@ import (
 // the plain Go values the engine works with (map[string]any, []any,
 // string, int64/json.Number/float64 (goNumber), bool, nil).
 
-// errUnknownValue marks a value that is not known yet (during plan).
+// ErrUnknownValue marks a value that is not known yet (during plan).
 var ErrUnknownValue = fmt.Errorf("value is not known until apply")
 
-// goValue converts a Terraform value to a plain Go value. It returns
+// GoValue converts a Terraform value to a plain Go value. It returns
 // errUnknownValue if any part of it is unknown.
 func GoValue(ctx context.Context, v attr.Value) (any, error) {
 	if v == nil || v.IsNull() {
@@ -111,7 +111,7 @@ func goNumber(f *big.Float) any {
 	return json.Number(text)
 }
 
-// dynamicValue converts a plain Go value (as decoded from JSON) to a
+// DynamicValue converts a plain Go value (as decoded from JSON) to a
 // Terraform dynamic value: maps become objects and slices tuples, so any
 // shape round-trips.
 func DynamicValue(v any) (types.Dynamic, error) {

@@ -1,3 +1,8 @@
+// Package shared holds what every Terraform type of the provider needs:
+// diagnostics (AddError, AddWarning) and the secrets they mask
+// (Security), the model -> spec reader (RootSpec, ReadImports, HclForm),
+// schema pieces, and the provider's data (ProviderData) that Configure
+// builds. It imports no type's package.
 package shared
 
 import (
@@ -26,7 +31,7 @@ type inputError struct {
 func (e *inputError) Error() string { return e.Err.Error() }
 func (e *inputError) Unwrap() error { return e.Err }
 
-// attrErr marks err as a problem of the attribute at p; nil stays nil.
+// AttrErr marks err as a problem of the attribute at p; nil stays nil.
 func AttrErr(p path.Path, err error) error {
 	if err == nil {
 		return nil
@@ -34,10 +39,10 @@ func AttrErr(p path.Path, err error) error {
 	return &inputError{Path: p, Err: err}
 }
 
-// attrMsg is attrErr with a message.
+// AttrMsg is attrErr with a message.
 func AttrMsg(p path.Path, msg string) error { return AttrErr(p, errors.New(msg)) }
 
-// notedError is err with a note for the user on a line of its own.
+// NotedError is err with a note for the user on a line of its own.
 type NotedError struct {
 	Err  error
 	Note string
@@ -46,14 +51,14 @@ type NotedError struct {
 func (e NotedError) Error() string { return e.Err.Error() + "\n" + e.Note }
 func (e NotedError) Unwrap() error { return e.Err }
 
-// asInputError finds the attribute an error is about, if any.
+// AsInputError finds the attribute an error is about, if any.
 func AsInputError(err error) (*inputError, bool) {
 	var ie *inputError
 	ok := errors.As(err, &ie)
 	return ie, ok
 }
 
-// inputPath is the attribute of the input a blueprint or engine error
+// InputPath is the attribute of the input a blueprint or engine error
 // names (blueprint.InputOf); the blueprint when it names none. Import
 // errors point at `imports` as a whole: Terraform and OpenTofu resolve a
 // diagnostic's path only to a top-level attribute of the configuration,
@@ -90,7 +95,7 @@ func errorPath(err error) (path.Path, bool) {
 	return path.Empty(), false
 }
 
-// diagnostics is where addError and addWarning write (diag.Diagnostics).
+// Diagnostics is where addError and addWarning write (diag.Diagnostics).
 type Diagnostics interface {
 	AddError(summary, detail string)
 	AddAttributeError(p path.Path, summary, detail string)
@@ -98,7 +103,7 @@ type Diagnostics interface {
 	AddAttributeWarning(p path.Path, summary, detail string)
 }
 
-// addError turns err into an error diagnostic on the attribute it
+// AddError turns err into an error diagnostic on the attribute it
 // concerns (errorPath), its message masked: every secret sec knows,
 // every URL credential and every value other programs' errors quote
 // (redact). sec is nil only where no secret can be known yet (provider
@@ -115,7 +120,7 @@ func AddError(diags Diagnostics, sec *Security, summary string, err error) {
 	diags.AddError(summary, msg)
 }
 
-// addWarning is addError for an error that does not stop the operation.
+// AddWarning is addError for an error that does not stop the operation.
 func AddWarning(diags Diagnostics, sec *Security, summary string, err error) {
 	msg := sec.Scrub(err.Error())
 	if p, ok := errorPath(err); ok {
@@ -125,14 +130,14 @@ func AddWarning(diags Diagnostics, sec *Security, summary string, err error) {
 	diags.AddWarning(summary, msg)
 }
 
-// argumentError is addError for an argument of a provider function: no
+// ArgumentError is addError for an argument of a provider function: no
 // secret is known there, so URL credentials and quoted values are masked.
 func ArgumentError(position int64, err error) *function.FuncError {
 	var unknown *Security
 	return function.NewArgumentFuncError(position, unknown.Scrub(err.Error()))
 }
 
-// scrub masks in msg every secret s knows, every URL credential and the
+// Scrub masks in msg every secret s knows, every URL credential and the
 // values other programs' errors quote; a nil s the last two only.
 func (s *Security) Scrub(msg string) string {
 	var secrets *redact.Secrets

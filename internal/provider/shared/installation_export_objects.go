@@ -30,7 +30,7 @@ func exportObjectsAttribute() schema.Attribute {
 			"Targets hold credentials; null for the HCL form."}
 }
 
-// plannedExportObjects is what a plan that re-runs the job knows of
+// PlannedExportObjects is what a plan that re-runs the job knows of
 // export_objects: nothing for a manifest (the exports come after apply),
 // null for the HCL form.
 func PlannedExportObjects(m InstallationModel) types.String {
@@ -40,7 +40,7 @@ func PlannedExportObjects(m InstallationModel) types.String {
 	return types.StringUnknown()
 }
 
-// exportObjectsOf computes export_objects from m's manifest and its
+// ExportObjectsOf computes export_objects from m's manifest and its
 // recorded exports (exports, sensitive_export_values, target_exports).
 // Null for the HCL form or when they cannot be read.
 func ExportObjectsOf(ctx context.Context, m InstallationModel) types.String {
@@ -87,7 +87,7 @@ func ExportObjectsOf(ctx context.Context, m InstallationModel) types.String {
 	return types.StringValue(out)
 }
 
-// backfillExportObjects sets export_objects of a state written before the
+// BackfillExportObjects sets export_objects of a state written before the
 // attribute existed; true when it changed the state.
 func BackfillExportObjects(ctx context.Context, m *InstallationModel) bool {
 	if !m.ExportObjects.IsNull() || m.Manifest.IsNull() || m.Phase.IsNull() {
@@ -97,7 +97,7 @@ func BackfillExportObjects(ctx context.Context, m *InstallationModel) bool {
 	return !m.ExportObjects.IsNull()
 }
 
-// stagesAttribute is landscaper_manifests' stages.
+// StagesAttribute is landscaper_manifests' stages.
 func StagesAttribute() dsschema.Attribute {
 	return dsschema.ListAttribute{Computed: true, ElementType: types.ListType{ElemType: types.StringType},
 		MarkdownDescription: "The Installations' names in the order their exports feed each other's imports: the first " +
@@ -107,7 +107,7 @@ func StagesAttribute() dsschema.Attribute {
 			"that order. Two Installations exporting the same object, or a cycle, is an error."}
 }
 
-// manifestStages is landscaperyaml.Stages as a list of lists.
+// ManifestStages is landscaperyaml.Stages as a list of lists.
 func ManifestStages(set *landscaperyaml.Set) (types.List, error) {
 	stages, err := landscaperyaml.Stages(set)
 	inner := types.ListType{ElemType: types.StringType}

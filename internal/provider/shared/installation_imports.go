@@ -15,12 +15,12 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 )
 
-// errHostImportsAtPlan stops rendering without a host cluster (the
+// ErrHostImportsAtPlan stops rendering without a host cluster (the
 // landscaper_rendered_installation data source): Secret and ConfigMap
 // imports cannot be read there.
 var ErrHostImportsAtPlan = errors.New("secret and config map imports need the provider's host cluster")
 
-// hostReadError is a Secret or ConfigMap import that could not be read
+// HostReadError is a Secret or ConfigMap import that could not be read
 // from the host cluster. Apply fails on it; a plan leaves what depends on
 // the imports unknown, because the object may be created by the same
 // apply (NotFound) or the cluster may be reachable only from where apply
@@ -30,7 +30,7 @@ type HostReadError struct{ err error }
 func (e *HostReadError) Error() string { return e.err.Error() }
 func (e *HostReadError) Unwrap() error { return e.err }
 
-// readImports converts the imports attribute, reading Secret and
+// ReadImports converts the imports attribute, reading Secret and
 // ConfigMap imports through host — at plan as at apply, so that a plan is
 // empty when nothing changed and shows an update when a value did. host
 // is nil only for the data source; then such imports make it return
@@ -167,7 +167,7 @@ func mapElements(ctx context.Context, m types.Map, target any) error {
 	return nil
 }
 
-// parseTarget decodes one Target object JSON from an import attribute.
+// ParseTarget decodes one Target object JSON from an import attribute.
 func ParseTarget(s string, p path.Path) (api.Target, error) {
 	var t api.Target
 	if err := json.Unmarshal([]byte(s), &t); err != nil {

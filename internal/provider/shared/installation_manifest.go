@@ -27,7 +27,7 @@ import (
 // for an installation written in HCL, so both forms give the engine the
 // same RootSpec and deploy the same items.
 
-// hclForm returns m with the HCL form's attributes set from its
+// HclForm returns m with the HCL form's attributes set from its
 // manifest, and the warnings of the translation; m unchanged when it has
 // no manifest. host reads the objects the manifest refers to but
 // manifest_objects lacks (withHostObjects); nil where no host cluster is
@@ -78,7 +78,7 @@ func HclForm(ctx context.Context, m InstallationModel, host *hostaccess.HostClus
 	return m, root.Warnings, nil
 }
 
-// validateManifestForm checks an installation given as a manifest: no
+// ValidateManifestForm checks an installation given as a manifest: no
 // attribute the manifest replaces is set, and the manifest translates
 // (errors and warnings on manifest; values not known yet are skipped).
 func ValidateManifestForm(ctx context.Context, m InstallationModel, diags *diag.Diagnostics) {
@@ -104,7 +104,7 @@ func ValidateManifestForm(ctx context.Context, m InstallationModel, diags *diag.
 	}
 }
 
-// manifestDeletesWithoutUninstall reports the manifest's
+// ManifestDeletesWithoutUninstall reports the manifest's
 // delete-without-uninstall annotation, which destroy honours like the
 // delete_without_uninstall attribute.
 func ManifestDeletesWithoutUninstall(m InstallationModel) bool {
@@ -119,7 +119,7 @@ func ManifestDeletesWithoutUninstall(m InstallationModel) bool {
 	return len(docs) == 1 && docs[0].Annotation(landscaperyaml.DeleteWithoutUninstallAnnotation) == "true"
 }
 
-// installationAttrTypes are the attribute types of landscaper_installation.
+// InstallationAttrTypes are the attribute types of landscaper_installation.
 func InstallationAttrTypes(ctx context.Context) map[string]attr.Type {
 	var resp resource.SchemaResponse
 	SchemaOfInstallation(ctx, &resp)

@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// installationModel is landscaper_installation as Terraform holds it.
+// InstallationModel is landscaper_installation as Terraform holds it.
 type InstallationModel struct {
 	ID                     types.String   `tfsdk:"id"`
 	Name                   types.String   `tfsdk:"name"`
@@ -77,7 +77,7 @@ type ObjectRefModel struct {
 	Key       types.String `tfsdk:"key"`
 }
 
-// setDeployItems records rows as deploy_items (item path → config_hash)
+// SetDeployItems records rows as deploy_items (item path → config_hash)
 // and deploy_item_errors (item path → "<phase>: <why>" for the items that
 // did not succeed). Two flat maps instead of a list of objects: Terraform
 // and the plugin framework both work per value of a resource, and an
@@ -104,7 +104,7 @@ func (m *InstallationModel) SetDeployItems(rows []DeployItemRow, hashKnown bool,
 	diags.Append(d...)
 }
 
-// setDeployItemsUnknown plans deploy_items and deploy_item_errors as
+// SetDeployItemsUnknown plans deploy_items and deploy_item_errors as
 // known after apply.
 func (m *InstallationModel) SetDeployItemsUnknown() {
 	m.DeployItems = types.MapUnknown(types.StringType)

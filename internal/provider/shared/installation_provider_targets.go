@@ -46,7 +46,7 @@ func providerTargetAttributes() map[string]schema.Attribute {
 	}
 }
 
-// withProviderTargetReferences is plan with provider_target_references
+// WithProviderTargetReferences is plan with provider_target_references
 // set: the reference in state for each import name, and for a new name a
 // new one when draw is set (Create, Update), else unknown: a plan cannot
 // draw one, Terraform plans again at apply and the value would differ.
@@ -80,7 +80,7 @@ func WithProviderTargetReferences(ctx context.Context, plan InstallationModel, s
 	return plan
 }
 
-// providerTargets adds the Targets of provider_targets to in.
+// ProviderTargets adds the Targets of provider_targets to in.
 func ProviderTargets(ctx context.Context, m InstallationModel, in map[string]api.Target) error {
 	var names, refs map[string]types.String
 	if err := mapElements(ctx, m.ProviderTargets, &names); err != nil {
@@ -116,7 +116,7 @@ func ProviderTargets(ctx context.Context, m InstallationModel, in map[string]api
 	return nil
 }
 
-// isProviderTarget says whether t is a Target of m's provider_targets:
+// IsProviderTarget says whether t is a Target of m's provider_targets:
 // written in the configuration also when a manifest gives the others.
 func IsProviderTarget(m InstallationModel, t api.Target) bool {
 	ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]

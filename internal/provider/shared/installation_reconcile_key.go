@@ -26,7 +26,7 @@ import (
 // reconcileKeyLabel is the HMAC message that derives the reconcile key.
 const reconcileKeyLabel = "landscaper-terraform/reconcile-key/v1"
 
-// reconcileKey is the installation's reconcile key; nil without a
+// ReconcileKey is the installation's reconcile key; nil without a
 // config_hash key.
 func (k ConfigHashKey) ReconcileKey() []byte {
 	if k == nil {
@@ -37,7 +37,7 @@ func (k ConfigHashKey) ReconcileKey() []byte {
 	return mac.Sum(nil)
 }
 
-// reconcileKeyValue is reconcile_key's value for k: hex; unknown
+// ReconcileKeyValue is reconcile_key's value for k: hex; unknown
 // without a key (a create's plan).
 func (k ConfigHashKey) ReconcileKeyValue() types.String {
 	if k == nil {
@@ -46,7 +46,7 @@ func (k ConfigHashKey) ReconcileKeyValue() types.String {
 	return types.StringValue(hex.EncodeToString(k.ReconcileKey()))
 }
 
-// backfillReconcileKey sets reconcile_key of a state that has none yet
+// BackfillReconcileKey sets reconcile_key of a state that has none yet
 // but whose private state holds the key k (created before the
 // attribute); it reports whether it changed m.
 func BackfillReconcileKey(k ConfigHashKey, m *InstallationModel) bool {

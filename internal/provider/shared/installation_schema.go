@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// installationSchemaVersion is the version of landscaper_installation's
+// InstallationSchemaVersion is the version of landscaper_installation's
 // schema; see installationResource.UpgradeState.
 const InstallationSchemaVersion = 0
 
@@ -25,7 +25,7 @@ var objectRefAttrs = map[string]schema.Attribute{
 		"(decoded when it is JSON). Without a key, all keys are imported as a map."},
 }
 
-// schemaOfInstallation is landscaper_installation's schema; the model → spec reader
+// SchemaOfInstallation is landscaper_installation's schema; the model → spec reader
 // takes the attribute types from it too (installationAttrTypes).
 func SchemaOfInstallation(ctx context.Context, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{

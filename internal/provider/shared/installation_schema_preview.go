@@ -47,7 +47,7 @@ func previewAttributes() map[string]schema.Attribute {
 	}
 }
 
-// providerPlanDiffAttribute is the provider block's default plan_diff.
+// ProviderPlanDiffAttribute is the provider block's default plan_diff.
 func ProviderPlanDiffAttribute(attrs map[string]providerschema.Attribute) {
 	attrs["plan_diff"] = providerschema.StringAttribute{Optional: true, Validators: planDiffValidators,
 		MarkdownDescription: planDiffDescription + " The default of every installation's `plan_diff`; `local` when unset."}

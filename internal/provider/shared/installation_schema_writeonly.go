@@ -49,7 +49,7 @@ func withImportAttributes(attrs map[string]schema.Attribute) map[string]schema.A
 	return attrs
 }
 
-// withWriteOnly returns m with imports.data_wo taken from the request's
+// WithWriteOnly returns m with imports.data_wo taken from the request's
 // configuration, where alone Terraform passes it: the model a spec is
 // built from. The model stored as plan or state keeps it null.
 func WithWriteOnly(ctx context.Context, m InstallationModel, cfg tfsdk.Config) (InstallationModel, diag.Diagnostics) {
@@ -100,7 +100,7 @@ func writeOnlyData(ctx context.Context, im ImportsModel, data map[string]any) (m
 	return obj, nil
 }
 
-// maskable reports the first value inside v (at path at) that the mask
+// Maskable reports the first value inside v (at path at) that the mask
 // could not keep out of what a job stores: write-only values are hidden
 // by replacing their text (maskWriteOnly), which works for the strings
 // writeOnlyStrings collects, of at least minWriteOnlyLen characters; a
@@ -167,7 +167,7 @@ func attrErrOrNil(p path.Path, err error) error {
 	return AttrErr(p, err)
 }
 
-// writeOnlyStrings are the forms in which a write-only value may end up
+// WriteOnlyStrings are the forms in which a write-only value may end up
 // in what a job stores: every string inside the data_wo imports of m and
 // its base64 (a Secret's data), longest first.
 func WriteOnlyStrings(ctx context.Context, m InstallationModel) []string {

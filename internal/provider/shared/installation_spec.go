@@ -23,7 +23,7 @@ import (
 // input, an engine.RootSpec: for plan, apply, the adoption job of a
 // migration and the landscaper_rendered_installation data source alike.
 
-// specInputs is what building a RootSpec draws on besides the
+// SpecInputs is what building a RootSpec draws on besides the
 // configuration. The functions that need one of these get the struct;
 // nothing travels in the context, so nothing can be missing there.
 type SpecInputs struct {
@@ -53,7 +53,7 @@ type SpecInputs struct {
 	context hostaccess.ContextRef
 }
 
-// inputs are the specInputs of one request with the provider instance's
+// Inputs are the specInputs of one request with the provider instance's
 // host cluster, registry and security. Before the provider is configured
 // (d nil: validation, a data source of a provider without configuration)
 // nothing is read from a cluster or registry, and a security of this
@@ -78,7 +78,7 @@ func (in SpecInputs) registry() *component.Registry {
 	return nil
 }
 
-// rootName is the root installation's path, which prefixes every deploy
+// RootName is the root installation's path, which prefixes every deploy
 // item ID and so the ownership labels in the clusters: unique per
 // Terraform installation resource.
 func RootName(m InstallationModel) string {
@@ -89,14 +89,14 @@ func RootName(m InstallationModel) string {
 	return ns + "." + m.Name.ValueString()
 }
 
-// rootSpec builds the engine's input from m. Errors point at the
+// RootSpec builds the engine's input from m. Errors point at the
 // attribute to fix (inputError).
 func RootSpec(ctx context.Context, in SpecInputs, m InstallationModel) (engine.RootSpec, error) {
 	spec, _, err := RootSpecOf(ctx, in, m)
 	return spec, err
 }
 
-// rootSpecOf is rootSpec that also returns the Landscaper Context the
+// RootSpecOf is rootSpec that also returns the Landscaper Context the
 // installation uses (jobs read its Helm charts with it: instancesIn).
 func RootSpecOf(ctx context.Context, in SpecInputs, m InstallationModel) (engine.RootSpec, hostaccess.ContextRef, error) {
 	spec, err := buildRootSpec(ctx, &in, m)
@@ -140,7 +140,7 @@ func buildRootSpec(ctx context.Context, in *SpecInputs, m InstallationModel) (en
 	return spec, nil
 }
 
-// resolveBlueprint loads the blueprint and component descriptor that the
+// ResolveBlueprint loads the blueprint and component descriptor that the
 // `blueprint` and `component_descriptor` attributes name; errors point at
 // the attribute to fix. The installation resource and the data sources
 // share it.
@@ -166,7 +166,7 @@ func ResolveBlueprint(ctx context.Context, in SpecInputs, bpAttr, cdAttr types.O
 	return bp, component, nil
 }
 
-// asObject decodes a nested attribute; false when it is null or unknown.
+// AsObject decodes a nested attribute; false when it is null or unknown.
 func AsObject(ctx context.Context, o types.Object, target any, p path.Path) (bool, error) {
 	if o.IsNull() {
 		return false, nil

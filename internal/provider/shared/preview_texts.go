@@ -17,7 +17,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
 
-// textsValue is texts as deploy_item_objects: compact JSON, keys sorted,
+// TextsValue is texts as deploy_item_objects: compact JSON, keys sorted,
 // "<" and ">" as they are.
 func TextsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
 	if texts == nil {
@@ -33,7 +33,7 @@ func TextsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
 	return types.StringValue(strings.TrimSuffix(b.String(), "\n"))
 }
 
-// previewOptions are the options of one preview: the marks continue
+// PreviewOptions are the options of one preview: the marks continue
 // prior under key (nil: none yet), the provider's secrets are masked and
 // capabilities are the recorded ones.
 func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities) instance.PreviewOptions {
@@ -46,7 +46,7 @@ func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[
 	return opts
 }
 
-// collectTexts puts the items' texts into out: an item that could not be
+// CollectTexts puts the items' texts into out: an item that could not be
 // previewed gets a note and a warning, items whose cluster could not be
 // asked one warning together.
 func (d *ProviderData) CollectTexts(shown []instance.ItemText, out map[string]string, diags *diag.Diagnostics) {
@@ -79,6 +79,6 @@ func (d *ProviderData) CollectTexts(shown []instance.ItemText, out map[string]st
 	}
 }
 
-// noPreview heads the text of an item that could not be previewed; such
+// NoPreview heads the text of an item that could not be previewed; such
 // an item is previewed again at the next plan that changes anything.
 const NoPreview = "# no preview: "

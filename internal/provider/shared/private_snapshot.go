@@ -22,11 +22,11 @@ import (
 // JSON values there). A snapshot written before compression — a JSON
 // object — is read as it is.
 
-// maxSnapshotBytes bounds what a compressed snapshot may expand to: the
+// MaxSnapshotBytes bounds what a compressed snapshot may expand to: the
 // state file is input nobody here wrote.
 const MaxSnapshotBytes = 512 << 20
 
-// getSnapshot returns the engine snapshot recorded in private state, as
+// GetSnapshot returns the engine snapshot recorded in private state, as
 // the engine encoded it; nil when none is recorded.
 func GetSnapshot(ctx context.Context, p PrivateGetter) ([]byte, diag.Diagnostics) {
 	b, diags := p.GetKey(ctx, SnapshotKey)
@@ -41,7 +41,7 @@ func GetSnapshot(ctx context.Context, p PrivateGetter) ([]byte, diag.Diagnostics
 	return raw, diags
 }
 
-// setSnapshot records the engine snapshot b in private state, compressed.
+// SetSnapshot records the engine snapshot b in private state, compressed.
 func SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) diag.Diagnostics {
 	if len(b) == 0 {
 		return p.SetKey(ctx, SnapshotKey, b)
@@ -55,7 +55,7 @@ func SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) diag.Diagnostic
 	return p.SetKey(ctx, SnapshotKey, packed)
 }
 
-// packSnapshot gzips b and wraps it as a JSON string of base64.
+// PackSnapshot gzips b and wraps it as a JSON string of base64.
 func PackSnapshot(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
@@ -71,7 +71,7 @@ func PackSnapshot(b []byte) ([]byte, error) {
 	return json.Marshal(base64.StdEncoding.EncodeToString(buf.Bytes()))
 }
 
-// unpackSnapshot reverses packSnapshot, refusing more than limit bytes.
+// UnpackSnapshot reverses packSnapshot, refusing more than limit bytes.
 func UnpackSnapshot(b []byte, limit int64) ([]byte, error) {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
@@ -84,6 +84,6 @@ func UnpackSnapshot(b []byte, limit int64) ([]byte, error) {
 	return compress.Gunzip(z, limit)
 }
 
-// snapshotKey is the private-state key of the engine snapshot: the whole
+// SnapshotKey is the private-state key of the engine snapshot: the whole
 // object tree of the last job, from which the next job and destroy start.
 const SnapshotKey = "engine_snapshot"

@@ -19,7 +19,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// testPoolOptions are added to the options of every pool Configure builds;
+// TestPoolOptions are added to the options of every pool Configure builds;
 // tests count the requests of whole Terraform commands with them
 // (target.WithWrapTransport). Nil outside tests.
 var TestPoolOptions []target.Option
@@ -55,7 +55,7 @@ func (mockWithoutDrift) Drift(context.Context, deployer.Item) (deployer.DriftRep
 	return deployer.DriftReport{}, nil
 }
 
-// providerData is what Configure hands to every resource and data source:
+// ProviderData is what Configure hands to every resource and data source:
 // one per provider instance, i.e. per Terraform command, so the clients
 // built here are shared by all installations of one apply.
 type ProviderData struct {
@@ -70,11 +70,11 @@ type ProviderData struct {
 	Security *Security
 	// pool has the clients of every target cluster (also the inventory's).
 	Pool *target.Pool
-	// planDiff is the provider's default plan_diff ("" for local).
+	// PlanDiff is the provider's default plan_diff ("" for local).
 	PlanDiff string
 }
 
-// engineOrNil is the engine, nil before Configure ran.
+// EngineOrNil is the engine, nil before Configure ran.
 func (d *ProviderData) EngineOrNil() *engine.Engine {
 	if d == nil {
 		return nil
@@ -82,7 +82,7 @@ func (d *ProviderData) EngineOrNil() *engine.Engine {
 	return d.Engine
 }
 
-// providerDataFrom unpacks the value Configure stored; nil before Configure ran.
+// ProviderDataFrom unpacks the value Configure stored; nil before Configure ran.
 func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 	if v == nil {
 		return nil
@@ -95,13 +95,13 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 	return d
 }
 
-// instances runs installation instances' jobs with progress logged to
+// Instances runs installation instances' jobs with progress logged to
 // this request's tflog.
 func (d *ProviderData) Instances(ctx context.Context) instance.Runner {
 	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx}}
 }
 
-// providerTargets are Targets of the provider block's kubeconfigs, allowed
+// ProviderTargets are Targets of the provider block's kubeconfigs, allowed
 // in the pool, one per target_kubeconfigs entry.
 func (d *ProviderData) ProviderTargets() []api.Target {
 	if d == nil || d.Pool == nil {
@@ -117,7 +117,7 @@ func (d *ProviderData) ProviderTargets() []api.Target {
 	return out
 }
 
-// instancesIn is instances with the charts of ref's Context.
+// InstancesIn is instances with the charts of ref's Context.
 func (d *ProviderData) InstancesIn(ctx context.Context, ref hostaccess.ContextRef) instance.Runner {
 	r := d.Instances(ctx)
 	e := *r.Engine

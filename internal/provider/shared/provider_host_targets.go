@@ -44,7 +44,7 @@ func TrustedHostTargetsAttribute(attrs map[string]schema.Attribute) {
 			"exported by an installation (`data.landscaper.gardener.cloud/sourceType: export`) even when named here."}
 }
 
-// trustedHostTargets reads trusted_host_targets; unknown values are left
+// TrustedHostTargets reads trusted_host_targets; unknown values are left
 // out (they are known at apply).
 func TrustedHostTargets(ctx context.Context, l types.List) (map[string]bool, diag.Diagnostics) {
 	var diags diag.Diagnostics

@@ -30,7 +30,7 @@ func KubeconfigsAttribute(attrs map[string]schema.Attribute) {
 			"ephemeral resource, Terraform >= 1.10 / OpenTofu >= 1.11) or `file()`, so no plan file holds them either."}
 }
 
-// providerKubeconfigs reads and checks target_kubeconfigs; unknown values
+// ProviderKubeconfigs reads and checks target_kubeconfigs; unknown values
 // (not yet known at plan) are left out, so the targets using them fail at
 // apply with a message naming the missing entry.
 func ProviderKubeconfigs(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {

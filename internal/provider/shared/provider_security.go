@@ -20,7 +20,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// renderLimitsModel is the provider's render_limits block
+// RenderLimitsModel is the provider's render_limits block
 // (docs/guides/security.md). Unset fields keep template.DefaultLimits.
 type RenderLimitsModel struct {
 	Timeout      types.String `tfsdk:"timeout"`
@@ -31,7 +31,7 @@ type RenderLimitsModel struct {
 	MaxStackMiB  types.Int64  `tfsdk:"max_stack_mib"`
 }
 
-// securityAttributes are the provider block's security settings.
+// SecurityAttributes are the provider block's security settings.
 func SecurityAttributes() map[string]schema.Attribute {
 	d := template.DefaultLimits()
 	return map[string]schema.Attribute{
@@ -65,17 +65,17 @@ func SecurityAttributes() map[string]schema.Attribute {
 	}
 }
 
-// securitySettings are the provider block's security settings, checked.
+// SecuritySettings are the provider block's security settings, checked.
 type SecuritySettings struct {
 	Limits                    template.Limits
 	AllowUntrustedCredentials bool
-	// targetKubeconfigs: provider_kubeconfigs.go.
+	// TargetKubeconfigs: provider_kubeconfigs.go.
 	TargetKubeconfigs map[string]string
-	// trustedHostTargets: provider_host_targets.go.
+	// TrustedHostTargets: provider_host_targets.go.
 	TrustedHostTargets map[string]bool
 }
 
-// limits converts the block; nil means the defaults.
+// Limits converts the block; nil means the defaults.
 func (m *RenderLimitsModel) Limits() (template.Limits, diag.Diagnostics) {
 	var l template.Limits
 	var diags diag.Diagnostics
@@ -114,7 +114,7 @@ func (m *RenderLimitsModel) Limits() (template.Limits, diag.Diagnostics) {
 	return l.WithDefaults(), diags
 }
 
-// security is what a provider instance knows to keep blueprints in
+// Security is what a provider instance knows to keep blueprints in
 // bounds and secrets out of messages: the target pool (which kubeconfigs
 // are the user's own), the secrets seen so far and the render limits.
 type Security struct {
@@ -126,7 +126,7 @@ type Security struct {
 	trustedHostTargets map[string]bool
 }
 
-// trustImports marks the kubeconfigs of the target imports that are the
+// TrustImports marks the kubeconfigs of the target imports that are the
 // user's own (provider_host_targets.go) as trusted (target.Pool.Trust)
 // and registers every target's credentials and the values of Secret
 // imports as secrets to scrub.
@@ -158,7 +158,7 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 	}
 }
 
-// trustSnapshot trusts the root installation's target imports recorded in
+// TrustSnapshot trusts the root installation's target imports recorded in
 // a snapshot, as trustImports trusts them, for m as the state records it:
 // destroy and refresh run without the configuration.
 func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot) {
@@ -169,7 +169,7 @@ func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot) {
 	EachTarget(snap.Root.Targets, func(t api.Target) { s.TrustTarget(t, written(t)) })
 }
 
-// learnSnapshot registers as secrets what a job's snapshot holds that
+// LearnSnapshot registers as secrets what a job's snapshot holds that
 // messages must not show: the credentials of every target an installation
 // of the tree imported or exported (a blueprint-made kubeconfig included,
 // which the configuration never held) and the root's exports named in
@@ -192,7 +192,7 @@ func (s *Security) LearnSnapshot(snap *engine.Snapshot, sensitiveExports []strin
 	}
 }
 
-// eachTarget calls f for every target of ti.
+// EachTarget calls f for every target of ti.
 func EachTarget(ti snapshot.TargetImports, f func(api.Target)) {
 	for _, t := range ti.Single {
 		f(t)
@@ -215,7 +215,7 @@ func EachTarget(ti snapshot.TargetImports, f func(api.Target)) {
 // user's. A target passed through unchanged is not marked.
 const exportedAnnotation = "landscaper-terraform.io/exported-by-blueprint"
 
-// markExported returns t annotated as exported by a blueprint.
+// MarkExported returns t annotated as exported by a blueprint.
 func MarkExported(t api.Target) api.Target {
 	annotations := make(map[string]string, len(t.Metadata.Annotations)+1)
 	for k, v := range t.Metadata.Annotations {
@@ -226,7 +226,7 @@ func MarkExported(t api.Target) api.Target {
 	return t
 }
 
-// trustTarget trusts t when it is the user's own (targetOrigin; written:
+// TrustTarget trusts t when it is the user's own (targetOrigin; written:
 // it was written in the configuration), and tells the pool why not
 // otherwise, so the refusal says how to trust it.
 func (s *Security) TrustTarget(t api.Target, written bool) {
@@ -257,7 +257,7 @@ func (s *Security) TrustTarget(t api.Target, written bool) {
 	}
 }
 
-// learnTarget registers t's credentials as secrets: a kubeconfig's user
+// LearnTarget registers t's credentials as secrets: a kubeconfig's user
 // credentials, or every value of another target type's config.
 func (s *Security) LearnTarget(t api.Target) {
 	if t.Spec.Type != api.KubernetesClusterTargetType {
@@ -272,7 +272,7 @@ func (s *Security) LearnTarget(t api.Target) {
 	}
 }
 
-// userKubeconfig says whether t's kubeconfig is one the user gave.
+// UserKubeconfig says whether t's kubeconfig is one the user gave.
 func (s *Security) UserKubeconfig(t api.Target) bool {
 	if s.pool != nil && s.pool.FromProvider(t) {
 		return true

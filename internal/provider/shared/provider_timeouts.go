@@ -53,7 +53,7 @@ func DeployItemTimeoutsAttribute(attrs map[string]schema.Attribute) {
 	}
 }
 
-// configureDeployers applies deploy_item_timeouts to the engine and
+// ConfigureDeployers applies deploy_item_timeouts to the engine and
 // registers the external deployers.
 func (d *ProviderData) ConfigureDeployers(ctx context.Context, timeouts types.Object, entries types.List) diag.Diagnostics {
 	var diags diag.Diagnostics
@@ -106,6 +106,6 @@ func (m *deployItemTimeoutsModel) parse() (deployItemTimeouts, diag.Diagnostics)
 	return out, diags
 }
 
-// defaultJobTimeout bounds create, update and delete when `timeouts` does
+// DefaultJobTimeout bounds create, update and delete when `timeouts` does
 // not; deploy items have their own, shorter default of 10 minutes.
 const DefaultJobTimeout = 30 * time.Minute

@@ -21,7 +21,7 @@ const (
 	defaultClusterQPS  = 0 // no client-side limit
 )
 
-// tuning is how hard the provider drives the clusters of its targets.
+// Tuning is how hard the provider drives the clusters of its targets.
 type Tuning struct {
 	parallelism int
 	qps         float32 // <= 0: no client-side limit

@@ -13,7 +13,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
-// renderTree renders the tree at plan time for the resource's ModifyPlan
+// RenderTree renders the tree at plan time for the resource's ModifyPlan
 // and the landscaper_rendered_installation data source alike: blueprint
 // warnings, a render error on the attribute whose input it names (the
 // blueprint when it names none), and one row per rendered deploy item
@@ -47,7 +47,7 @@ func RenderTree(sec *Security, eng *engine.Engine, spec engine.RootSpec, prev *e
 	return tree, rows
 }
 
-// deployItemRow is one deploy item, as the engine and the rendered
+// DeployItemRow is one deploy item, as the engine and the rendered
 // installation data source know it; state keeps part of it
 // (setDeployItems).
 type DeployItemRow struct {
@@ -64,12 +64,12 @@ type DeployItemRow struct {
 	Config string
 }
 
-// path is the item's key in deploy_items: its installation path and name.
+// Path is the item's key in deploy_items: its installation path and name.
 func (r DeployItemRow) Path() string {
 	return r.Installation + "/" + r.Name
 }
 
-// errorText is the item's entry in deploy_item_errors; "" for an item
+// ErrorText is the item's entry in deploy_item_errors; "" for an item
 // that succeeded.
 func (r DeployItemRow) ErrorText() string {
 	switch {
@@ -81,7 +81,7 @@ func (r DeployItemRow) ErrorText() string {
 	return r.Phase + ": " + r.LastError
 }
 
-// sortRows orders deploy items by installation path and name, so plan
+// SortRows orders deploy items by installation path and name, so plan
 // and state list them alike whatever order the engine ran them in.
 func SortRows(rows []DeployItemRow) {
 	sort.Slice(rows, func(i, j int) bool {
@@ -99,7 +99,7 @@ func OrEmptyList(l []string) []string {
 	return l
 }
 
-// selectorString shows a target selector as HCL-ish text: "cluster",
+// SelectorString shows a target selector as HCL-ish text: "cluster",
 // "clusters[0]", "regions[\"eu\"]".
 func SelectorString(s *api.TargetSelector) string {
 	switch {
@@ -115,7 +115,7 @@ func SelectorString(s *api.TargetSelector) string {
 	return s.Name
 }
 
-// stateRows decodes deploy_items and deploy_item_errors into rows (path,
+// StateRows decodes deploy_items and deploy_item_errors into rows (path,
 // phase, error and hash; type, target and dependencies are not recorded),
 // sorted; false when deploy_items is null, unknown or unreadable.
 func StateRows(m InstallationModel) ([]DeployItemRow, bool) {

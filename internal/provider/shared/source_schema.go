@@ -38,7 +38,7 @@ func blueprintSourceResourceAttribute() rschema.SingleNestedAttribute {
 		}}
 }
 
-// blueprintSourceDataAttribute is the data sources' `blueprint`.
+// BlueprintSourceDataAttribute is the data sources' `blueprint`.
 func BlueprintSourceDataAttribute() dschema.SingleNestedAttribute {
 	return dschema.SingleNestedAttribute{Required: true, MarkdownDescription: blueprintDescription,
 		Attributes: map[string]dschema.Attribute{
@@ -61,7 +61,7 @@ func componentSourceResourceAttribute() rschema.SingleNestedAttribute {
 		}}
 }
 
-// componentSourceDataAttribute is the data sources' `component_descriptor`.
+// ComponentSourceDataAttribute is the data sources' `component_descriptor`.
 func ComponentSourceDataAttribute() dschema.SingleNestedAttribute {
 	return dschema.SingleNestedAttribute{Optional: true, MarkdownDescription: componentDescriptorDescription,
 		Attributes: map[string]dschema.Attribute{

@@ -1,3 +1,5 @@
+// Package targetresource is the resource landscaper_target: a Target
+// object built from a kubeconfig or a provider target, kept in state.
 package targetresource
 
 import (
@@ -200,7 +202,7 @@ func (r *targetResource) write(ctx context.Context, get func(context.Context, an
 	diags.Append(set(ctx, &m)...)
 }
 
-// buildTarget returns the Target object JSON, or false while an input is
+// BuildTarget returns the Target object JSON, or false while an input is
 // unknown. reference is the annotation of a kubeconfig_from_provider target.
 func BuildTarget(m TargetModel, reference string) (string, bool) {
 	if m.Name.IsUnknown() || m.Type.IsUnknown() || m.Kubeconfig.IsUnknown() || m.Config.IsUnknown() || m.FromProvider.IsUnknown() {
@@ -221,7 +223,7 @@ func BuildTarget(m TargetModel, reference string) (string, bool) {
 	return string(b), true
 }
 
-// targetConfig turns kubeconfig or config into the Target's spec.config.
+// TargetConfig turns kubeconfig or config into the Target's spec.config.
 // Unknown values pass: they are checked again at apply.
 func TargetConfig(m TargetModel) (json.RawMessage, error) {
 	switch {
