@@ -230,3 +230,10 @@ func addRootTarget(root *snapshot.Installation, t api.Target) {
 	}
 	root.Targets.Single["inventory-"+t.Metadata.Name] = t
 }
+
+// Roots lists the root installations whose inventories the clusters of
+// targets hold (inventory.Roots): what `terraform query` finds after a
+// lost state. labelSelector (may be "") selects among their parent Secrets.
+func (r Runner) Roots(ctx context.Context, targets []api.Target, labelSelector string) ([]string, error) {
+	return inventory.Roots(ctx, r.Pool, targets, labelSelector)
+}

@@ -108,3 +108,11 @@ func ignoredError(ignored []string) error {
 	}
 	return errors.New(strings.Join(ignored, "\n"))
 }
+
+// Reconciled is the outcome of a landscaper_reconcile job as the
+// inventory records it; the provider reads it through Runner.Reconciled.
+type Reconciled = inventory.Reconciled
+
+// ReconcileKeySize is the length in bytes of an installation's reconcile
+// key, the key its inventory records are signed with.
+const ReconcileKeySize = inventory.KeySize

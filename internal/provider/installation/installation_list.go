@@ -16,7 +16,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -169,7 +168,7 @@ func notListed(res list.ListResult) list.ListResult {
 // inventoryRoots are the installations of namespace ("" for all) whose
 // inventories the clusters of target_kubeconfigs hold.
 func (l *installationList) inventoryRoots(ctx context.Context, namespace, selector string) ([]listed, error) {
-	roots, err := inventory.Roots(ctx, l.data.Pool, l.data.ProviderTargets(), selector)
+	roots, err := l.data.Instances(ctx).Roots(ctx, l.data.ProviderTargets(), selector)
 	if err != nil {
 		return nil, err
 	}

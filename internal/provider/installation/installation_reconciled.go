@@ -11,7 +11,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -62,7 +61,7 @@ func rootTargets(snap *engine.Snapshot) []api.Target {
 // entries an earlier failed reconcile left are removed and, if that
 // failure is all that made the phase Failed (the resource's last job,
 // lastPhase, succeeded), the phase is Succeeded again.
-func applyReconciled(m *shared.InstallationModel, o *inventory.Reconciled, lastPhase api.InstallationPhase, scrub func(string) string, diags *diag.Diagnostics) bool {
+func applyReconciled(m *shared.InstallationModel, o *instance.Reconciled, lastPhase api.InstallationPhase, scrub func(string) string, diags *diag.Diagnostics) bool {
 	if m.DeployItemErrors.IsUnknown() || m.DeployItems.IsUnknown() {
 		return false
 	}

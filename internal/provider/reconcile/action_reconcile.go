@@ -18,7 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -143,11 +143,11 @@ func (m reconcileModel) parse(ctx context.Context) (root string, targets []api.T
 			fmt.Errorf("%q is not an installation id <namespace>/<name> (landscaper_installation.<name>.id)", m.Installation.ValueString()))
 	}
 	root = shared.RootName(shared.InstallationModel{Name: types.StringValue(name), Namespace: types.StringValue(ns)})
-	if key, err = hex.DecodeString(m.ReconcileKey.ValueString()); err != nil || len(key) != inventory.KeySize {
+	if key, err = hex.DecodeString(m.ReconcileKey.ValueString()); err != nil || len(key) != instance.ReconcileKeySize {
 		return "", nil, nil, 0, shared.AttrErr(path.Root("reconcile_key"), fmt.Errorf("must be the installation's reconcile_key "+
 			"(landscaper_installation.%s.reconcile_key, %d bytes in hex); it is empty for an installation that has not run "+
 			"a job since it was imported, or since it was created by a provider build that did not sign records: its next "+
-			"update sets it", name, inventory.KeySize))
+			"update sets it", name, instance.ReconcileKeySize))
 	}
 	if targets, err = m.targets(ctx); err != nil {
 		return "", nil, nil, 0, err
