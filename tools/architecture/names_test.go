@@ -43,7 +43,7 @@ func goNames(t *testing.T, root string) (names, foreign map[string]bool, files [
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil // not Go of ours (a template, a fixture)
+			return err
 		}
 		names[f.Name.Name] = true
 		for _, imp := range f.Imports {
