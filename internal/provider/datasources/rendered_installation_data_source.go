@@ -183,7 +183,7 @@ func (d *RenderedInstallationDataSource) Read(ctx context.Context, req datasourc
 }
 
 // installation is the configuration as the installation resource's model,
-// so rootSpec converts it exactly as it converts the resource's.
+// so RootSpec converts it exactly as it converts the resource's.
 func (m renderedInstallationModel) installation(ctx context.Context) (shared.InstallationModel, error) {
 	imports, err := resourceImportsObject(ctx, m.Imports)
 	return shared.InstallationModel{

@@ -17,11 +17,11 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 
-// Errors become diagnostics here, and only here: addError and addWarning
+// Errors become diagnostics here, and only here: AddError and AddWarning
 // mask every secret in them and put them on the attribute they concern.
 
 // inputError is a problem with one attribute of the configuration; it
-// becomes a diagnostic on that attribute (addError). Every resource and
+// becomes a diagnostic on that attribute (AddError). Every resource and
 // data source of the provider reports attribute problems this way.
 type inputError struct {
 	Path path.Path
@@ -39,7 +39,7 @@ func AttrErr(p path.Path, err error) error {
 	return &inputError{Path: p, Err: err}
 }
 
-// AttrMsg is attrErr with a message.
+// AttrMsg is AttrErr with a message.
 func AttrMsg(p path.Path, msg string) error { return AttrErr(p, errors.New(msg)) }
 
 // NotedError is err with a note for the user on a line of its own.
@@ -95,7 +95,7 @@ func errorPath(err error) (path.Path, bool) {
 	return path.Empty(), false
 }
 
-// Diagnostics is where addError and addWarning write (diag.Diagnostics).
+// Diagnostics is where AddError and AddWarning write (diag.Diagnostics).
 type Diagnostics interface {
 	AddError(summary, detail string)
 	AddAttributeError(p path.Path, summary, detail string)
@@ -120,7 +120,7 @@ func AddError(diags Diagnostics, sec *Security, summary string, err error) {
 	diags.AddError(summary, msg)
 }
 
-// AddWarning is addError for an error that does not stop the operation.
+// AddWarning is AddError for an error that does not stop the operation.
 func AddWarning(diags Diagnostics, sec *Security, summary string, err error) {
 	msg := sec.Scrub(err.Error())
 	if p, ok := errorPath(err); ok {
@@ -130,7 +130,7 @@ func AddWarning(diags Diagnostics, sec *Security, summary string, err error) {
 	diags.AddWarning(summary, msg)
 }
 
-// ArgumentError is addError for an argument of a provider function: no
+// ArgumentError is AddError for an argument of a provider function: no
 // secret is known there, so URL credentials and quoted values are masked.
 func ArgumentError(position int64, err error) *function.FuncError {
 	var unknown *Security

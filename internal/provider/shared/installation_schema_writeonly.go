@@ -158,7 +158,7 @@ func eachLeaf(v any, at string, f func(at string, leaf any) error) error {
 	return f(at, v)
 }
 
-// attrErrOrNil is attrErr for a possibly nil error; errUnknownValue is
+// attrErrOrNil is AttrErr for a possibly nil error; errUnknownValue is
 // returned as it is, since callers test for it.
 func attrErrOrNil(p path.Path, err error) error {
 	if err == nil || errors.Is(err, ErrUnknownValue) {

@@ -53,7 +53,7 @@ type SpecInputs struct {
 	context hostaccess.ContextRef
 }
 
-// Inputs are the specInputs of one request with the provider instance's
+// Inputs are the SpecInputs of one request with the provider instance's
 // host cluster, registry and security. Before the provider is configured
 // (d nil: validation, a data source of a provider without configuration)
 // nothing is read from a cluster or registry, and a security of this
@@ -96,7 +96,7 @@ func RootSpec(ctx context.Context, in SpecInputs, m InstallationModel) (engine.R
 	return spec, err
 }
 
-// RootSpecOf is rootSpec that also returns the Landscaper Context the
+// RootSpecOf is RootSpec that also returns the Landscaper Context the
 // installation uses (jobs read its Helm charts with it: instancesIn).
 func RootSpecOf(ctx context.Context, in SpecInputs, m InstallationModel) (engine.RootSpec, hostaccess.ContextRef, error) {
 	spec, err := buildRootSpec(ctx, &in, m)
