@@ -23,7 +23,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
@@ -42,14 +41,11 @@ type Item struct {
 	Target *api.Target
 	// Config is the item's provider configuration (`spec.config`).
 	Config json.RawMessage
-	// Timeout bounds Progressing; 0 means none. The engine already puts
-	// it on the context; deployers use it to size their own waits.
-	Timeout time.Duration
-	// AbortTimeout is how long the call may take to return once its
-	// context ended (interrupt or Timeout); the engine gives it up then.
-	// A deployer that hands the work to another process asks it to stop
-	// within this time. 0: not set (tests calling a deployer directly).
-	AbortTimeout time.Duration
+	// Timeouts are the call's timeouts of the deployer contract and who
+	// measures each (timeouts.go). Unless the deployer hands the item off,
+	// the engine already puts Progressing on the context; deployers use it
+	// to size their own waits.
+	Timeouts Timeouts
 	// Context is the content of the installation's Landscaper Context
 	// (its fields besides apiVersion, kind and metadata), for deployers
 	// that hand items to Landscaper's deployers; nil: none. Only Apply

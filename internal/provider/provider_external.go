@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -74,7 +73,7 @@ func externalDeployersAttribute(attrs map[string]schema.Attribute) {
 
 // handOut registers the external deployers of cfg, in front of the
 // built-in ones for the types they share.
-func (d *providerData) handOut(ctx context.Context, entries types.List, host hostSettings, pickup time.Duration) diag.Diagnostics {
+func (d *providerData) handOut(ctx context.Context, entries types.List, host hostSettings) diag.Diagnostics {
 	var diags diag.Diagnostics
 	d.engine.Deployers.SetUnknownTypeHint(unknownTypeHint)
 	if entries.IsNull() || entries.IsUnknown() {
@@ -88,7 +87,7 @@ func (d *providerData) handOut(ctx context.Context, entries types.List, host hos
 	var order []string
 	for i, m := range models {
 		at := path.Root(externalDeployersAttr).AtListIndex(i)
-		route, itemTypes, err := d.externalRoute(ctx, m, host, pickup, at)
+		route, itemTypes, err := d.externalRoute(ctx, m, host, at)
 		if err != nil {
 			addError(&diags, d.security, "Invalid External Deployer", err)
 			continue
@@ -113,7 +112,7 @@ func (d *providerData) handOut(ctx context.Context, entries types.List, host hos
 }
 
 // externalRoute is the route of one entry and the types it serves.
-func (d *providerData) externalRoute(ctx context.Context, m externalDeployerModel, host hostSettings, pickup time.Duration, at path.Path) (external.Route, []string, error) {
+func (d *providerData) externalRoute(ctx context.Context, m externalDeployerModel, host hostSettings, at path.Path) (external.Route, []string, error) {
 	var itemTypes, names []string
 	var labels map[string]string
 	var diags diag.Diagnostics
@@ -137,7 +136,7 @@ func (d *providerData) externalRoute(ctx context.Context, m externalDeployerMode
 		return external.Route{}, nil, attrErr(at.AtName("namespace"), fmt.Errorf("%q is not a namespace name: %v", ns, errs))
 	}
 	home := d.homeOf(m.Kubeconfig, ns, host)
-	e := external.New(external.Options{Namespace: ns, PickupTimeout: pickup, Kubeconfig: d.pool.ProviderKubeconfig,
+	e := external.New(external.Options{Namespace: ns, Kubeconfig: d.pool.ProviderKubeconfig,
 		Connect: func() (external.Connection, error) {
 			t, err := home()
 			if err != nil {

@@ -44,7 +44,7 @@ func TestHandOut(t *testing.T) {
 	ctx := context.Background()
 	const custom = "example.com/custom"
 	d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
-	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), hostSettings{}, time.Minute)
+	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), hostSettings{})
 	if diags.HasError() {
 		t.Fatalf("valid entries: %v", diags)
 	}
@@ -70,7 +70,7 @@ func TestHandOut(t *testing.T) {
 		"bad namespace":          {entry("Not_A_Name", []string{custom})},
 	} {
 		d := newProviderData("test", hostSettings{}, nil, securitySettings{}, tuning{})
-		if diags := d.handOut(ctx, entries(t, models...), hostSettings{}, time.Minute); !diags.HasError() {
+		if diags := d.handOut(ctx, entries(t, models...), hostSettings{}); !diags.HasError() {
 			t.Errorf("%s: accepted", name)
 		}
 	}

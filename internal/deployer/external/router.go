@@ -64,6 +64,7 @@ var (
 	_ deployer.Deployer  = (*Router)(nil)
 	_ deployer.Homed     = (*Router)(nil)
 	_ deployer.Previewer = (*Router)(nil)
+	_ deployer.HandsOff  = (*Router)(nil)
 )
 
 // NewRouter returns the router of itemType over routes, in order, and
@@ -117,6 +118,22 @@ func (r *Router) owner(item deployer.Item) (deployer.Deployer, error) {
 		}
 	}
 	return r.routes[0].Deployer, nil // it finds its objects where the status says
+}
+
+// HandsOff implements deployer.HandsOff: true when both the deployer the
+// item goes to and the one that deployed it are external, so every wait
+// of its calls is this package's. An item moving between the built-in
+// deployer and an external one is bounded by the engine, as built-in
+// items are.
+func (r *Router) HandsOff(item deployer.Item) bool {
+	to, err := r.pick(item)
+	if err != nil {
+		return false
+	}
+	from, err := r.owner(item)
+	_, toExternal := to.(*Deployer)
+	_, fromExternal := from.(*Deployer)
+	return err == nil && toExternal && fromExternal
 }
 
 // Apply implements deployer.Deployer. An item that moves between the

@@ -92,7 +92,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 			return status, err
 		}
 	}
-	fallback := item.Timeout
+	fallback := item.Timeouts.Progressing
 	if fallback <= 0 {
 		fallback = defaultActionTimeout
 	}

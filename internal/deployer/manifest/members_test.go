@@ -38,7 +38,7 @@ func newMemberItems(t *testing.T, ns string, n int) *memberItems {
 		name := fmt.Sprintf("member-%d", i)
 		cfg := config(t, []map[string]any{entry("manage", cm(ns, name, map[string]any{"v": "1"}))}, nil)
 		m.items = append(m.items, deployer.Item{ID: "members/" + name, Name: name, Type: manifest.Type, Target: tg, Config: cfg,
-			Timeout: time.Minute, Instance: testInstance, PartOf: fmt.Sprintf("applyset-%x", sha256.Sum256([]byte(ns)))[:40]})
+			Timeouts: deployer.Timeouts{Progressing: time.Minute}, Instance: testInstance, PartOf: fmt.Sprintf("applyset-%x", sha256.Sum256([]byte(ns)))[:40]})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
