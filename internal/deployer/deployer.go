@@ -101,14 +101,6 @@ type Result struct {
 	Exports map[string]any
 }
 
-// ObjectRef names one Kubernetes object in a deploy item's target cluster.
-type ObjectRef struct {
-	APIVersion string // "apps/v1"; "v1" for the core group
-	Kind       string
-	Namespace  string // "" for a cluster-scoped object
-	Name       string
-}
-
 // DeleteOptions modify Delete.
 type DeleteOptions struct {
 	// WithoutUninstall leaves everything in the target and only forgets it

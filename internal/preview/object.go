@@ -8,36 +8,22 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
-// Ref names one object: what kubectl shows, with the apiVersion, since two
-// versions of one kind are two different documents to a reader.
-type Ref struct {
-	APIVersion, Kind, Namespace, Name string
-}
-
-// String is "apps/v1 Deployment ns/name", or "v1 Namespace name" for an
-// object without a namespace.
-func (r Ref) String() string {
-	if r.Namespace == "" {
-		return r.APIVersion + " " + r.Kind + " " + r.Name
-	}
-	return r.APIVersion + " " + r.Kind + " " + r.Namespace + "/" + r.Name
-}
-
-// Key is an object's key in the plan's map of objects: "<item ID>: <ref>".
-// Item IDs and object names hold no ": ", so a key names one object.
-func Key(itemID string, r Ref) string { return itemID + ": " + r.String() }
+// Key is an object's key in the plan's map of objects: "<item ID>: <ref>"
+// with the ref as "apps/v1 Deployment ns/name" (deployer.ObjectRef's
+// Versioned: what kubectl shows, with the apiVersion, since two versions
+// of one kind are two different documents to a reader). Item IDs and
+// object names hold no ": ", so a key names one object.
+func Key(itemID string, r deployer.ObjectRef) string { return itemID + ": " + r.Versioned() }
 
 // ItemPrefix is what every key of the item's objects starts with.
 func ItemPrefix(itemID string) string { return itemID + ": " }
 
 // refOf reads an object's ref; an object without apiVersion, kind or name
 // cannot be shown as one of an item's objects.
-func refOf(obj map[string]any) (Ref, error) {
-	md, _ := obj["metadata"].(map[string]any)
-	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-	r := Ref{APIVersion: str(obj, "apiVersion"), Kind: str(obj, "kind"), Namespace: str(md, "namespace"), Name: str(md, "name")}
+func refOf(obj map[string]any) (deployer.ObjectRef, error) {
+	r := deployer.RefOf(obj).Named()
 	if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
-		return r, fmt.Errorf("an object without apiVersion, kind or metadata.name (%s)", r)
+		return r, fmt.Errorf("an object without apiVersion, kind or metadata.name (%s)", r.Versioned())
 	}
 	return r, nil
 }

@@ -232,7 +232,7 @@ func (w *watchReader) selected(ctx context.Context, ls *LabelSelector) ([]unstru
 	for _, o := range st.objs {
 		out = append(out, *o)
 	}
-	sort.Slice(out, func(i, j int) bool { return lessRef(refOf(&out[i]), refOf(&out[j])) })
+	sort.Slice(out, func(i, j int) bool { return lessRef(deployer.RefOf(out[i].Object), deployer.RefOf(out[j].Object)) })
 	return out, nil
 }
 
