@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
@@ -98,7 +99,5 @@ func plainJSON(v any) bool {
 }
 
 func unmarshalExact(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return dec.Decode(v)
+	return api.DecodeExact(b, v, api.AllowTrailing)
 }

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -48,9 +47,7 @@ type parsed struct {
 func parse(raw json.RawMessage) (parsed, error) {
 	var p parsed
 	if len(raw) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&p.Config); err != nil {
+		if err := api.DecodeExact(raw, &p.Config, api.AllowTrailing); err != nil {
 			return p, failure.NewTerminal("InvalidConfig", fmt.Errorf("invalid mock config: %w", err))
 		}
 		// As the manifest deployer's exports (read from the API server's
