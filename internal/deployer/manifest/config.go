@@ -13,7 +13,7 @@ import (
 )
 
 // Type is the deploy item type this deployer handles.
-const Type = "landscaper.gardener.cloud/kubernetes-manifest"
+const Type = deployer.ManifestType
 
 // ProviderConfiguration is Landscaper's manifest deployer configuration
 // (manifest.deployer.landscaper.gardener.cloud v1alpha2; v1alpha1's plain

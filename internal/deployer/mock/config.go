@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // Type is the deploy item type the mock deployer serves.
-const Type = "landscaper.gardener.cloud/mock"
+const Type = deployer.MockType
 
 // Config is the mock deploy item configuration. Landscaper's fields come
 // first; the rest script time and errors for tests.
