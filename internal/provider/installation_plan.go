@@ -245,7 +245,7 @@ func renderTree(sec *security, eng *engine.Engine, spec engine.RootSpec, prev *e
 	rows := make([]deployItemRow, 0, len(tree.Items))
 	for _, it := range tree.Items {
 		rows = append(rows, deployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: selectorString(it.Target), DependsOn: orEmptyList(it.DependsOn),
+			Target: it.Target.Expression(), DependsOn: orEmptyList(it.DependsOn),
 			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash, Config: string(it.Config)})
 	}
 	sortRows(rows)

@@ -266,7 +266,7 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 			continue
 		}
 		for _, it := range in.Execution.DeployItems {
-			row := deployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: selectorString(it.Target),
+			row := deployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: it.Target.Expression(),
 				DependsOn: orEmptyList(it.DependsOn), Phase: string(it.Phase), ConfigHash: it.ConfigHash}
 			if it.LastError != nil {
 				row.LastError = it.LastError.Text()
@@ -297,18 +297,3 @@ func orEmptyList(l []string) []string {
 	return l
 }
 
-// selectorString shows a target selector as HCL-ish text: "cluster",
-// "clusters[0]", "regions[\"eu\"]".
-func selectorString(s *api.TargetSelector) string {
-	switch {
-	case s == nil:
-		return ""
-	case s.Index != nil:
-		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
-	case s.Key != "":
-		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
-	case s.Import != "":
-		return s.Import
-	}
-	return s.Name
-}
