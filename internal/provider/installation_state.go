@@ -296,4 +296,3 @@ func orEmptyList(l []string) []string {
 	}
 	return l
 }
-

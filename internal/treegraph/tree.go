@@ -160,7 +160,6 @@ func flows(byPath map[string]*Installation, refs map[string]engine.RenderedInsta
 	return out
 }
 
-
 // shortType drops Landscaper's own prefix from a deploy item type.
 func shortType(t string) string { return strings.TrimPrefix(t, "landscaper.gardener.cloud/") }
 
