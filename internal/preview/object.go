@@ -1,7 +1,6 @@
 package preview
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -29,30 +28,6 @@ func refOf(obj map[string]any) (deployer.ObjectRef, error) {
 	return r, nil
 }
 
-// DeployItemAPIVersion and DeployItemKind describe an item whose deployer
-// cannot preview its objects (ConfigObject).
-const (
-	DeployItemAPIVersion = "landscaper.gardener.cloud/v1alpha1"
-	DeployItemKind       = "DeployItem"
-)
-
-// ConfigObject describes a deploy item by its configuration, for a
-// deployer that is no deployer.Previewer: the plan then shows which
-// fields of the item's spec change.
-func ConfigObject(name, itemType string, config json.RawMessage) (deployer.PreviewObject, error) {
-	var cfg any
-	if len(bytes.TrimSpace(config)) > 0 {
-		if err := unmarshalExact(config, &cfg); err != nil {
-			return deployer.PreviewObject{}, fmt.Errorf("deploy item %q: config: %w", name, err)
-		}
-	}
-	return deployer.PreviewObject{Object: map[string]any{
-		"apiVersion": DeployItemAPIVersion, "kind": DeployItemKind,
-		"metadata": map[string]any{"name": name},
-		"spec":     map[string]any{"type": itemType, "config": cfg},
-	}}, nil
-}
-
 // normalize returns obj as plain JSON values (maps, slices, strings,
 // numbers, bools, nil), whatever Go types the deployer built it from;
 // objects decoded from JSON or YAML (all of the built-in deployers') are
@@ -72,7 +47,7 @@ func normalize(obj map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	var out map[string]any
-	return out, unmarshalExact(b, &out)
+	return out, api.DecodeExact(b, &out, api.AllowTrailing)
 }
 
 // plainJSON reports whether v holds only what the encoder takes as it is.
@@ -96,8 +71,4 @@ func plainJSON(v any) bool {
 		return true
 	}
 	return false
-}
-
-func unmarshalExact(b []byte, v any) error {
-	return api.DecodeExact(b, v, api.AllowTrailing)
 }

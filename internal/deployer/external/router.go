@@ -9,7 +9,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
 
 // TargetSelector picks deploy items by their target, as Landscaper's
@@ -212,7 +211,7 @@ func (r *Router) Homes() []api.Target {
 
 // Preview implements deployer.Previewer: the built-in deployer's preview
 // for an item it deploys, else the item's configuration as a DeployItem
-// (preview.ConfigObject), the one thing an external deployer's item is
+// (deployer.ConfigObject), the one thing an external deployer's item is
 // known by before it runs.
 func (r *Router) Preview(ctx context.Context, req deployer.PreviewRequest) (deployer.Preview, error) {
 	pick := r.owner // the plan may not know the target: where it is now
@@ -226,7 +225,7 @@ func (r *Router) Preview(ctx context.Context, req deployer.PreviewRequest) (depl
 	if p, ok := d.(deployer.Previewer); ok {
 		return p.Preview(ctx, req)
 	}
-	obj, err := preview.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
+	obj, err := deployer.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
 	if err != nil {
 		return deployer.Preview{}, err
 	}
