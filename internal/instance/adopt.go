@@ -154,7 +154,7 @@ func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deploy
 	a.mu.Lock()
 	a.matched[item.ID] = true
 	a.mu.Unlock()
-	adopter, ok := d.real.(deployer.Adopter)
+	adopter, ok := d.adoption.deployers.Adopter(item.Type)
 	if !ok {
 		return deployer.Result{}, failure.Terminalf("AdoptUnsupported",
 			"deploy item %s renders as Landscaper's %s, but items of type %s cannot be adopted: this provider cannot take over what "+

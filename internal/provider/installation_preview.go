@@ -348,7 +348,7 @@ func (r *installationResource) refreshTexts(ctx context.Context, m *installation
 		current, changed = map[string]string{}, true
 		var bp *blueprint.Blueprint
 		var comp *blueprint.Component
-		if instance.DriftReadsFiles(snap) {
+		if runner.DriftReadsFiles(snap) {
 			var lsContext contextRef
 			bp, comp, lsContext = r.data.driftBlueprint(ctx, *m)
 			runner = r.data.instancesIn(ctx, lsContext) // as the drift check reads Helm charts

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 )
@@ -30,12 +29,7 @@ func (d *providerData) instancesIn(ctx context.Context, ref contextRef) instance
 	r := d.instances(ctx)
 	e := *r.Engine
 	charts := chartAccess{componentAccess: d.components, ref: ref}
-	e.Deployers = e.Deployers.Wrap(func(_ string, dep deployer.Deployer) deployer.Deployer {
-		if h, ok := dep.(*helm.Deployer); ok {
-			return h.Using(charts)
-		}
-		return dep
-	})
+	e.Deployers = e.Deployers.UsingCharts(charts) // the deployers that read charts (deployer.ChartUser)
 	r.Engine = &e
 	return r
 }

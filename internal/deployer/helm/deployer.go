@@ -29,7 +29,20 @@ type Deployer struct {
 	resources Resources
 }
 
-var _ deployer.Deployer = (*Deployer)(nil)
+var (
+	_ deployer.Deployer  = (*Deployer)(nil)
+	_ deployer.ChartUser = (*Deployer)(nil)
+)
+
+// UsingCharts implements deployer.ChartUser: charts that are Resources
+// (with ChartRepoAuth, one installation's Context) are read through them
+// (Using).
+func (d *Deployer) UsingCharts(charts any) deployer.Deployer {
+	if r, ok := charts.(Resources); ok {
+		return d.Using(r)
+	}
+	return d
+}
 
 // New returns a helm deployer that takes its clients from pool.
 func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool, locks: &releaseLocks{}} }
