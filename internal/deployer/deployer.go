@@ -10,8 +10,8 @@
 //     AdoptedBy before it deletes something another instance may hold;
 //   - optionally Adopter (adopt.go), to take over what Landscaper's
 //     deployer of the same type deployed;
-//   - Idle while it only waits, and SharedReads (shared.go) where a
-//     destroy or drift check may share one list among its items;
+//   - Item.GoIdle while it only waits, and Item.SharedReads (shared.go)
+//     where a destroy or drift check may share one list among its items;
 //   - Homed (homed.go) when it keeps an item's objects in a cluster of
 //     its own rather than the item's target cluster.
 //
@@ -41,6 +41,14 @@ type Item struct {
 	Target *api.Target
 	// Config is the item's provider configuration (`spec.config`).
 	Config json.RawMessage
+	// Idle is the engine's hook for a call that now only waits for the
+	// cluster (watch events, no requests of its own); call it through
+	// GoIdle. nil outside the engine.
+	Idle func() (resume func())
+	// SharedReads lets the calls of one job that reads the whole
+	// installation (a destroy, a drift check) share reads (shared.go);
+	// nil: none.
+	SharedReads *SharedReads
 	// Timeouts are the call's timeouts of the deployer contract and who
 	// measures each (timeouts.go). Unless the deployer hands the item off,
 	// the engine already puts Progressing on the context; deployers use it
@@ -144,23 +152,14 @@ type Deployer interface {
 	Validate(config json.RawMessage) error
 }
 
-type idleKey struct{}
-
-// WithIdle returns ctx carrying idle, which Idle calls: the engine passes
-// a function that gives the call's parallelism slot back and returns one
-// that takes a slot again.
-func WithIdle(ctx context.Context, idle func() (resume func())) context.Context {
-	return context.WithValue(ctx, idleKey{}, idle)
-}
-
-// Idle tells the caller that the deployer now only waits for the cluster
-// (watch events, no requests of its own), so its parallelism slot may go
-// to another deploy item. The deployer calls resume before it sends
-// requests again; resume may block until a slot is free. Without a
-// caller that supports it, Idle does nothing.
-func Idle(ctx context.Context) (resume func()) {
-	if idle, ok := ctx.Value(idleKey{}).(func() func()); ok {
-		return idle()
+// GoIdle tells the caller that the deployer now only waits for the
+// cluster (watch events, no requests of its own), so its parallelism slot
+// may go to another deploy item (Item.Idle). The deployer calls resume
+// before it sends requests again; resume may block until a slot is free.
+// Without a caller that supports it, GoIdle does nothing.
+func (it Item) GoIdle() (resume func()) {
+	if it.Idle != nil {
+		return it.Idle()
 	}
 	return func() {}
 }

@@ -136,8 +136,9 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 		return &Snapshot{Version: snapshot.Version}, nil
 	}
 	// A destroy reads every object of the installation: one list of a
-	// kind answers for all deploy items (deployer.SharedReads).
-	j := e.newJob(deployer.WithSharedReads(ctx, deployer.NewSharedReads()))
+	// kind answers for all deploy items (deployer.Item.SharedReads).
+	j := e.newJob(ctx)
+	j.SharedReads = deployer.NewSharedReads()
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)

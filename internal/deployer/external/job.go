@@ -26,6 +26,8 @@ type job struct {
 	// timeouts are the call's (deployer.Timeouts); this side measures
 	// the pickup timeout and, from the pickup on, the progressing one.
 	timeouts deployer.Timeouts
+	// idle gives the call's parallelism slot back (deployer.Item.GoIdle).
+	idle func() (resume func())
 }
 
 // outcome is where a job left its DeployItem: its last state, or gone.
@@ -40,7 +42,7 @@ const codeTimeout = "ERR_TIMEOUT"
 
 // runJob triggers a new job on obj for item and waits until it ends.
 func (d *Deployer) runJob(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured, item deployer.Item) (outcome, error) {
-	j := &job{res: res, id: uuid.NewString(), timeouts: item.Timeouts}
+	j := &job{res: res, id: uuid.NewString(), timeouts: item.Timeouts, idle: item.GoIdle}
 	obj, err := j.trigger(ctx, obj)
 	if err != nil || obj == nil {
 		return outcome{obj: obj, gone: obj == nil && err == nil}, err
@@ -96,12 +98,12 @@ func (j *job) trigger(ctx context.Context, obj *unstructured.Unstructured) (*uns
 // wait follows the DeployItem until the job ends: the deployer finished
 // it, no deployer picked it up in time, it ran out of time, or ctx ended.
 // It only waits for watch events meanwhile, so it gives the call's
-// parallelism slot back (deployer.Idle).
+// parallelism slot back (deployer.Item.GoIdle).
 func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome, error) {
 	fctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	defer stop()
 	changes := follow(fctx, j.res, obj)
-	resume := deployer.Idle(ctx)
+	resume := j.idle()
 	defer func() {
 		if ctx.Err() == nil { // a cancelled call only returns
 			resume()
@@ -153,7 +155,7 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 					"%s: no deployer of type %q picked up the job within %s (is one running, watching namespace %s, and does its target selector match?)",
 					describe(cur), typeOf(cur), j.timeouts.Pickup, cur.GetNamespace())
 			}
-			cur, resume = ended.obj, deployer.Idle(ctx) // picked up or finished at the last moment
+			cur, resume = ended.obj, j.idle() // picked up or finished at the last moment
 		case <-progressC:
 			return j.abort(ctx, cur, changes, failure.ReasonProgressingTimeout,
 				fmt.Sprintf("the deployer did not finish within the timeout of %s after it picked the job up", j.timeouts.Progressing))

@@ -283,7 +283,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		return objs, r.uninstall(uninstallOpts, remaining(ctx, defaultActionTimeout), false)
 	})
 	if err == nil {
-		err = manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace).WaitGone(ctx, deleted)
+		err = manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace).WithCall(item).WaitGone(ctx, deleted)
 	}
 	return itemError(item, err)
 }

@@ -58,13 +58,14 @@ func (m *memberItems) each(fn func(ctx context.Context, it deployer.Item) error)
 	m.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
+	shared := deployer.NewSharedReads()
 	errs := make([]error, len(m.items))
 	var wg sync.WaitGroup
 	for i, it := range m.items {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			it.SharedReads = shared
 			errs[i] = fn(ctx, it)
 		}()
 	}
@@ -132,7 +133,10 @@ func TestSharedReads_StaleReadIsCheckedAgain(t *testing.T) {
 	m := newMemberItems(t, ns, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
+	shared := deployer.NewSharedReads()
+	for i := range m.items {
+		m.items[i].SharedReads = shared
+	}
 	if err := m.d.Delete(ctx, m.items[0], deployer.DeleteOptions{}); err != nil { // takes the list
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (s *Session) await(ctx context.Context, what string, sel selection, c check
 	}
 	defer w.stop()
 	// From here on this call only waits for events.
-	defer deployer.Idle(ctx)()
+	defer s.goIdle()()
 	for {
 		pending, err := c(ctx, w)
 		if err != nil {

@@ -99,7 +99,7 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 		return err
 	}
 	c.Item.Timeouts.Pickup, c.Item.Timeouts.Abort = r.j.PickupTimeout, r.j.AbortTimeout
-	c.Item.Context = r.j.LandscaperContext
+	c.Item.Context, c.Item.SharedReads = r.j.LandscaperContext, r.j.SharedReads
 	measured := c.Item.Timeouts.Progressing // the engine's clock: 0 when the deployer keeps it
 	if r.j.Registry.HandsOff(c.Item) {
 		measured = 0
@@ -109,9 +109,9 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 		return err
 	}
 	defer slot.Close()
+	c.Item.Idle = slot.Idle // a deployer that only waits gives the slot back
 	ctx, cancel := r.j.CallContext(measured)
 	defer cancel()
-	ctx = deployer.WithIdle(ctx, slot.Idle) // a deployer that only waits gives the slot back
 	retries, err := r.j.Backoff.Retry(ctx, func() error {
 		c.Item.ProviderStatus = it.ProviderStatus
 		res, err := r.bounded(ctx, func() (deployer.Result, error) { return do(ctx, c) })

@@ -42,6 +42,9 @@ type Job struct {
 	// PickupTimeout is the contract's pickup timeout, handed to every
 	// call (deployer.Timeouts.Pickup); 0: none.
 	PickupTimeout time.Duration
+	// SharedReads, when set (a destroy), is handed to every deployer
+	// call of the job (deployer.Item.SharedReads).
+	SharedReads *deployer.SharedReads
 	// LandscaperContext is the content of the root installation's
 	// Landscaper Context, handed to every deployer call
 	// (deployer.Item.Context); nil: none.
@@ -109,7 +112,7 @@ func (j *Job) Acquire() error {
 func (j *Job) Release() { <-j.slots }
 
 // Slot is one deployer call's parallelism slot, which the call may give
-// back while it only waits (deployer.Idle).
+// back while it only waits (deployer.Item.GoIdle).
 type Slot struct {
 	j            *Job
 	mu           sync.Mutex
