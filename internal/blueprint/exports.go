@@ -42,7 +42,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 	for _, ex := range b.ExportExecutions {
 		res, err := template.Run(template.Request{
 			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
-			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(),
+			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(), Limits: b.limits,
 			Cluster: in.Cluster,
 		})
 		if err != nil {

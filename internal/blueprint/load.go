@@ -54,13 +54,26 @@ func LoadDir(dir string) (*Blueprint, error) {
 }
 
 // WithContext returns a copy of b whose executions run under ctx: ending
-// ctx stops them, and the template.Limits ctx carries (template.WithLimits)
-// bound them. Subinstallation blueprints loaded from it inherit ctx.
+// ctx stops them (it carries cancellation only; the limits are
+// WithLimits'). Subinstallation blueprints loaded from it inherit ctx.
 func (b *Blueprint) WithContext(ctx context.Context) *Blueprint {
 	c := *b
 	c.renderCtx = ctx
 	return &c
 }
+
+// WithLimits returns a copy of b whose executions, and the data mappings
+// the engine evaluates for its installation, are bounded by l (zero
+// fields: template.DefaultLimits'). Subinstallation blueprints loaded
+// from it inherit l.
+func (b *Blueprint) WithLimits(l template.Limits) *Blueprint {
+	c := *b
+	c.limits = l
+	return &c
+}
+
+// Limits are the limits of b's executions (WithLimits).
+func (b *Blueprint) Limits() template.Limits { return b.limits }
 
 // RenderContext is the context executions run under (WithContext): the
 // engine evaluates an installation's data mappings under it too, so the

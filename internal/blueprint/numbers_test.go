@@ -3,6 +3,7 @@ package blueprint
 import (
 	"context"
 	"encoding/json"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -101,14 +102,14 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 				if n := strings.Count(string(out), big); n < 4 {
 					t.Errorf("exports %s: %d exact copies of %s", out, n, big)
 				}
-				mapped, err := MapExportData(context.Background(), mappings(t, "m: (( out.item ))\nk: (( exports.out.imported ))\n"), ex.Data, r.Imports)
+				mapped, err := MapExportData(context.Background(), template.Limits{}, mappings(t, "m: (( out.item ))\nk: (( exports.out.imported ))\n"), ex.Data, r.Imports)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if got, _ := json.Marshal(mapped); strings.Count(string(got), big) != 2 {
 					t.Errorf("export data mappings: %s", got)
 				}
-				imported, err := MapImportData(context.Background(), mappings(t, "m: (( v.n ))\nl: (( v.l ))\n"), map[string]any{"v": v})
+				imported, err := MapImportData(context.Background(), template.Limits{}, mappings(t, "m: (( v.n ))\nl: (( v.l ))\n"), map[string]any{"v": v})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -106,7 +106,7 @@ func (b *Blueprint) templateValues(imports map[string]any, comp *Component) map[
 func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Component) error {
 	for _, ex := range b.ImportExecutions {
 		res, err := template.Run(template.Request{
-			Kind: "import execution", Execution: ex, Files: b.Files, Component: comp, Values: values, Context: b.RenderContext(),
+			Kind: "import execution", Execution: ex, Files: b.Files, Component: comp, Values: values, Context: b.RenderContext(), Limits: b.limits,
 		})
 		if err != nil {
 			return terminal(ReasonTemplateFailed, err)
@@ -142,7 +142,7 @@ func (b *Blueprint) run(kind string, ex template.Execution, values map[string]an
 	prefix string, state map[string]json.RawMessage) (template.Result, error) {
 	res, err := template.Run(template.Request{
 		Kind: kind, Execution: ex, Files: b.Files, Component: in.Component, Values: values,
-		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(),
+		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(), Limits: b.limits,
 	})
 	if err != nil {
 		return template.Result{}, terminal(ReasonTemplateFailed, err)

@@ -43,8 +43,10 @@ type Blueprint struct {
 	// Definition is how the installation referenced this blueprint; it is
 	// the `blueprint` template input.
 	Definition map[string]any
-	// renderCtx bounds every execution (WithContext).
+	// renderCtx ends every execution (WithContext); limits bound each
+	// (WithLimits).
 	renderCtx context.Context
+	limits    template.Limits
 	// Component is the component descriptor context of a subinstallation
 	// with this blueprint (set by Subinstallation): the component holding
 	// the blueprint resource, or the parent's for an inline blueprint.

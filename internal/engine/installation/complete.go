@@ -39,7 +39,7 @@ func (r *run) completing() error {
 	if err != nil {
 		return fmt.Errorf("rendering exports: %w", err)
 	}
-	mapped, err := blueprint.MapExportData(r.spec.Blueprint.RenderContext(), r.spec.ExportDataMappings, exported.Data, rendered.Imports)
+	mapped, err := blueprint.MapExportData(r.spec.Blueprint.RenderContext(), r.spec.Blueprint.Limits(), r.spec.ExportDataMappings, exported.Data, rendered.Imports)
 	if err != nil {
 		return fmt.Errorf("exportDataMappings: %w", err)
 	}

@@ -56,7 +56,7 @@ func render(spec Spec, imports blueprint.Imports, state map[string]json.RawMessa
 }
 
 func renderOne(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
-	imports, err := mapImports(spec.Blueprint.RenderContext(), imports, spec.ImportDataMappings)
+	imports, err := mapImports(spec.Blueprint.RenderContext(), spec.Blueprint.Limits(), imports, spec.ImportDataMappings)
 	if err != nil {
 		return nil, blueprint.NewInputError(blueprint.InputImportDataMapping, "", fmt.Errorf("importDataMappings: %w", err))
 	}
