@@ -10,7 +10,7 @@ import (
 // MapImportData evaluates an installation's importDataMappings (Spiff) over
 // its imports (each reachable by its name) and returns the mapped values by
 // name. ctx ends the evaluation and limits bound it, as for the
-// blueprint's own templates (Blueprint.RenderContext, Blueprint.Limits).
+// blueprint's own templates (Blueprint.Render, Blueprint.Limits).
 func MapImportData(ctx context.Context, limits template.Limits, mappings map[string]json.RawMessage, imports map[string]any) (map[string]any, error) {
 	values := make(map[string]any, len(imports))
 	for k, v := range imports {

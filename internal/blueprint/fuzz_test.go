@@ -40,7 +40,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		b = b.WithLimits(fuzzLimits)
 		// A loaded blueprint renders or fails cleanly with empty imports.
-		_, _ = b.Render(RenderInput{})
+		_, _ = b.Render(context.Background(), RenderInput{})
 	})
 }
 
@@ -117,7 +117,7 @@ func fuzzBlueprint(t *testing.T, typ, tmpl string) *Blueprint {
 func fuzzRender(t *testing.T, b *Blueprint, in RenderInput) (*Rendered, error) {
 	t.Helper()
 	start := time.Now()
-	r, err := b.Render(in)
+	r, err := b.Render(context.Background(), in)
 	if d := time.Since(start); d > 4*fuzzLimits.Timeout {
 		t.Fatalf("rendering took %s, limits allow %s per execution", d, fuzzLimits.Timeout)
 	}

@@ -132,13 +132,13 @@ func runHostile(t *testing.T, c hostileCase, load func() (*Blueprint, *Component
 			return
 		}
 		if c.MaxBytes > 0 {
-			b = b.WithContext(ctx).WithLimits(template.Limits{MaxBytes: c.MaxBytes})
+			b = b.WithLimits(template.Limits{MaxBytes: c.MaxBytes})
 		}
 		in := RenderInput{Component: comp, Imports: Imports{Data: c.Imports.Data}}
-		if rendered, err = b.Render(in); err != nil || c.Exports == nil {
+		if rendered, err = b.Render(ctx, in); err != nil || c.Exports == nil {
 			return
 		}
-		exported, err = b.RenderExports(ExportInput{Imports: rendered.Imports, Component: comp})
+		exported, err = b.RenderExports(ctx, ExportInput{Imports: rendered.Imports, Component: comp})
 	}()
 	select {
 	case <-done:

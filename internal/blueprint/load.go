@@ -1,7 +1,6 @@
 package blueprint
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,15 +52,6 @@ func LoadDir(dir string) (*Blueprint, error) {
 	return Load(root.FS())
 }
 
-// WithContext returns a copy of b whose executions run under ctx: ending
-// ctx stops them (it carries cancellation only; the limits are
-// WithLimits'). Subinstallation blueprints loaded from it inherit ctx.
-func (b *Blueprint) WithContext(ctx context.Context) *Blueprint {
-	c := *b
-	c.renderCtx = ctx
-	return &c
-}
-
 // WithLimits returns a copy of b whose executions, and the data mappings
 // the engine evaluates for its installation, are bounded by l (zero
 // fields: template.DefaultLimits'). Subinstallation blueprints loaded
@@ -74,16 +64,6 @@ func (b *Blueprint) WithLimits(l template.Limits) *Blueprint {
 
 // Limits are the limits of b's executions (WithLimits).
 func (b *Blueprint) Limits() template.Limits { return b.limits }
-
-// RenderContext is the context executions run under (WithContext): the
-// engine evaluates an installation's data mappings under it too, so the
-// user's render limits and an interrupt bound them like the templates.
-func (b *Blueprint) RenderContext() context.Context {
-	if b.renderCtx == nil {
-		return context.Background()
-	}
-	return b.renderCtx
-}
 
 // Parse decodes a blueprint definition (YAML or JSON) without a filesystem.
 func Parse(data []byte) (b *Blueprint, err error) {

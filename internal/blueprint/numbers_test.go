@@ -80,7 +80,7 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 		for shape, v := range bigInputs() {
 			t.Run(typ+"/"+shape, func(t *testing.T) {
 				b := numberBlueprint(t, typ, tmpl[0], tmpl[1])
-				r, err := b.Render(RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
+				r, err := b.Render(context.Background(), RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -91,7 +91,7 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 				if n := strings.Count(cfg, big); n < 3 {
 					t.Errorf("config %s: %d exact copies of %s, want every value", cfg, n, big)
 				}
-				ex, err := b.RenderExports(ExportInput{Imports: r.Imports, DeployItems: map[string]map[string]any{"item": v.(map[string]any)}})
+				ex, err := b.RenderExports(context.Background(), ExportInput{Imports: r.Imports, DeployItems: map[string]map[string]any{"item": v.(map[string]any)}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -139,7 +139,7 @@ func TestRender_importDefaultAndHugeIntegersStayExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := b.Render(RenderInput{})
+			r, err := b.Render(context.Background(), RenderInput{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -114,7 +114,7 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// Render the whole tree before anything is deployed, so a render-time
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
-	tree, err := renderTree(spec, prevRoot)
+	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
 		err = e.checkItems(tree.Items)
 	}
@@ -147,13 +147,13 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 
 // renderTree is installation.RenderTree with a panic in a template or a
 // mapping turned into an error.
-func renderTree(spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedTree, err error) {
+func renderTree(ctx context.Context, spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedTree, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			tree, err = nil, failure.FromPanic("rendering", p)
 		}
 	}()
-	return installation.RenderTreeWith(rootInstallation(spec), prevRoot, spec.StandIns)
+	return installation.RenderTreeWith(ctx, rootInstallation(spec), prevRoot, spec.StandIns)
 }
 
 func (e *Engine) newJob(ctx context.Context) *job.Job {

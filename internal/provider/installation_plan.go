@@ -201,7 +201,7 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 	// through imports.data, also without a refresh (-refresh=false), and
 	// must be masked in their deploy_item_objects.
 	in.security.learnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
-	tree, rows := renderTree(in.security, eng, spec, prev, diags)
+	tree, rows := renderTree(ctx, in.security, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}
 	}
@@ -227,12 +227,12 @@ func planDeployItems(ctx context.Context, in specInputs, eng *engine.Engine, pla
 // failed. With an engine, each item's configuration is also checked by
 // its deployer (unknown types, invalid configs); without one (provider not
 // configured) only rendered.
-func renderTree(sec *security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
+func renderTree(ctx context.Context, sec *security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []deployItemRow) {
 	render := engine.Render
 	if eng != nil {
 		render = eng.Render
 	}
-	tree, err := render(spec, prev)
+	tree, err := render(ctx, spec, prev)
 	for i, w := range tree.Warnings {
 		// A warning may name a key a template built from an import.
 		tree.Warnings[i] = sec.scrub(w)

@@ -41,7 +41,7 @@ deployExecutions:
 		t.Fatal(err)
 	}
 	var diags diag.Diagnostics
-	tree, rows := renderTree(d.security, d.engine, engine.RootSpec{Name: "app", Blueprint: bp}, nil, &diags)
+	tree, rows := renderTree(context.Background(), d.security, d.engine, engine.RootSpec{Name: "app", Blueprint: bp}, nil, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

@@ -124,7 +124,7 @@ func buildRootSpec(ctx context.Context, in *specInputs, m installationModel) (en
 	// The request's context bounds rendering: cancelling plan or apply
 	// (or its timeout) stops a runaway template; the render limits bound
 	// each execution.
-	spec.Blueprint, spec.Component = bp.WithContext(ctx).WithLimits(in.security.limits), component
+	spec.Blueprint, spec.Component = bp.WithLimits(in.security.limits), component
 	spec.Imports, err = readImports(ctx, m, in.host)
 	in.security.trustImports(ctx, m, spec.Imports)
 	if err != nil {

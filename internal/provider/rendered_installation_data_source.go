@@ -164,7 +164,7 @@ func (d *renderedInstallationDataSource) Read(ctx context.Context, req datasourc
 			in.security.learnTarget(t) // masked like imported targets' credentials; never trusted: nothing connects
 		}
 	}
-	tree, rows := renderTree(in.security, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
+	tree, rows := renderTree(ctx, in.security, d.data.engineOrNil(), spec, nil, &resp.Diagnostics)
 	if tree == nil {
 		return
 	}

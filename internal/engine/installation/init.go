@@ -31,7 +31,7 @@ func (r *run) init() error {
 		if r.j.Interrupted() {
 			return r.j.InterruptError()
 		}
-		if rd, err = render(r.spec, imports, r.node.State); err != nil {
+		if rd, err = render(r.j.Context(), r.spec, imports, r.node.State); err != nil {
 			return err
 		}
 	}
