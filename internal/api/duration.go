@@ -6,9 +6,23 @@ import (
 	"time"
 )
 
-// DefaultDeployItemTimeout bounds a deploy item's Progressing phase when its
-// template sets no timeout (ARCHITECTURE.md, "Timeouts").
-const DefaultDeployItemTimeout = 10 * time.Minute
+// The default timeouts of Landscaper's deployer contract
+// (ARCHITECTURE.md, "Timeouts"; deployer.Timeouts says who measures each).
+const (
+	// DefaultDeployItemTimeout bounds a deploy item's Progressing phase
+	// when its template sets no timeout (deployItemTimeouts.progressingDefault).
+	DefaultDeployItemTimeout = 10 * time.Minute
+	// DefaultPickupTimeout bounds the wait for a deployer in a cluster to
+	// pick a job up: Landscaper's deployItemTimeouts.pickup.
+	DefaultPickupTimeout = 5 * time.Minute
+	// DefaultAbortTimeout is how long a deployer call may take to return
+	// once it was told to stop. It is far below Landscaper's five minutes
+	// (deployItemTimeouts.abort): an interrupt (Ctrl-C) should return
+	// promptly, and the deployers of Landscaper v0.98 ignore the abort
+	// request anyway (they stop when the job is ended from this side;
+	// deployer/external).
+	DefaultAbortTimeout = 30 * time.Second
+)
 
 // Duration is a deploy item timeout as Landscaper writes it: a Go duration
 // string ("20m") or "none", which disables the timeout.

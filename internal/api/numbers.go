@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -14,20 +15,29 @@ import (
 
 // DecodeExact decodes one JSON document into v like json.Unmarshal, but
 // keeps every number as a json.Number (see above) and rejects data after
-// the document. Callers that hand the values on convert the numbers
-// (MapNumbers); the snapshot keeps them as they are, since json.Number
-// marshals back to the same digits.
-func DecodeExact(data []byte, v any) error {
+// the document unless opts allow it (AllowTrailing). Callers that hand
+// the values on convert the numbers (MapNumbers); the snapshot keeps them
+// as they are, since json.Number marshals back to the same digits. It is
+// the one decoder of JSON with exact numbers: packages write no
+// json.Decoder with UseNumber of their own.
+func DecodeExact(data []byte, v any, opts ...DecodeOption) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if dec.More() && !slices.Contains(opts, AllowTrailing) {
 		return errTrailingData
 	}
 	return nil
 }
+
+// DecodeOption changes what DecodeExact accepts.
+type DecodeOption int
+
+// AllowTrailing makes DecodeExact decode the first JSON document and
+// ignore whatever follows it, as json.Decoder.Decode does.
+const AllowTrailing DecodeOption = 1
 
 var errTrailingData = errors.New("unexpected data after the JSON document")
 

@@ -49,3 +49,18 @@ func TestDecodeExact(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeExact_AllowTrailing: with AllowTrailing the first document is
+// decoded, numbers exact, and what follows it is ignored.
+func TestDecodeExact_AllowTrailing(t *testing.T) {
+	var got any
+	if err := DecodeExact([]byte(`{"n":9007199254740993} {"b":2}`), &got, AllowTrailing); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"n": json.Number("9007199254740993")}; !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded %#v, want %#v", got, want)
+	}
+	if err := DecodeExact([]byte(`{"a":`), &got, AllowTrailing); err == nil {
+		t.Error("an invalid document was accepted")
+	}
+}

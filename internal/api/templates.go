@@ -1,6 +1,9 @@
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // DeployItemTemplate is one element of the `deployItems` list a deploy
 // execution renders (Landscaper's DeployItemTemplate).
@@ -27,6 +30,23 @@ type TargetSelector struct {
 	// Name is Landscaper's legacy form (a Target object by name); accepted
 	// and resolved like Import.
 	Name string `json:"name,omitempty"`
+}
+
+// Expression shows s as the provider's attributes do (deploy_items'
+// target, the rendered tree): "cluster", "clusters[0]", `regions["eu"]`,
+// or the legacy name; "" for nil.
+func (s *TargetSelector) Expression() string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Index != nil:
+		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
+	case s.Key != "":
+		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
+	case s.Import != "":
+		return s.Import
+	}
+	return s.Name
 }
 
 // SubinstallationTemplate is one subinstallation a blueprint declares,

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 	"testing/fstest"
@@ -88,7 +89,7 @@ func benchmarkRender(b *testing.B, typ string) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		r, err := bp.Render(in)
+		r, err := bp.Render(context.Background(), in)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,21 +9,21 @@ import (
 
 // MapImportData evaluates an installation's importDataMappings (Spiff) over
 // its imports (each reachable by its name) and returns the mapped values by
-// name. ctx ends the evaluation and carries its limits (template.WithLimits),
-// as for the blueprint's own templates (Blueprint.RenderContext).
-func MapImportData(ctx context.Context, mappings map[string]json.RawMessage, imports map[string]any) (map[string]any, error) {
+// name. ctx ends the evaluation and limits bound it, as for the
+// blueprint's own templates (Blueprint.Render, Blueprint.Limits).
+func MapImportData(ctx context.Context, limits template.Limits, mappings map[string]json.RawMessage, imports map[string]any) (map[string]any, error) {
 	values := make(map[string]any, len(imports))
 	for k, v := range imports {
 		values[k] = v
 	}
-	return mapData(ctx, "importDataMappings", mappings, values)
+	return mapData(ctx, limits, "importDataMappings", mappings, values)
 }
 
 // MapExportData evaluates an installation's exportDataMappings (Spiff) over
 // its exports (reachable by name and as `exports.<name>`) and imports
-// (reachable by name unless an export has the same name). ctx as for
-// MapImportData.
-func MapExportData(ctx context.Context, mappings map[string]json.RawMessage, exports, imports map[string]any) (map[string]any, error) {
+// (reachable by name unless an export has the same name). ctx and limits
+// as for MapImportData.
+func MapExportData(ctx context.Context, limits template.Limits, mappings map[string]json.RawMessage, exports, imports map[string]any) (map[string]any, error) {
 	values := make(map[string]any, len(imports)+len(exports)+1)
 	for k, v := range imports {
 		values[k] = v
@@ -36,13 +36,13 @@ func MapExportData(ctx context.Context, mappings map[string]json.RawMessage, exp
 		all[k] = v
 	}
 	values["exports"] = all
-	return mapData(ctx, "exportDataMappings", mappings, values)
+	return mapData(ctx, limits, "exportDataMappings", mappings, values)
 }
 
 // mapData evaluates each mapping as a Spiff template over values, in the
 // Spiff sandbox (template.SpiffMappings).
-func mapData(ctx context.Context, field string, mappings map[string]json.RawMessage, values map[string]any) (map[string]any, error) {
-	out, err := template.SpiffMappings(ctx, field, mappings, values)
+func mapData(ctx context.Context, limits template.Limits, field string, mappings map[string]json.RawMessage, values map[string]any) (map[string]any, error) {
+	out, err := template.SpiffMappings(ctx, limits, field, mappings, values)
 	if err != nil {
 		return nil, terminal(ReasonDataMappingFailed, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"sigs.k8s.io/yaml"
 )
 
@@ -37,7 +38,7 @@ aws-credentials:
 		"aws-provider-type": map[string]any{"type": "aws", "creds": map[string]any{"accessKeyID": "id", "accessKeySec": "sec"}},
 		"gcp-provider-type": "gcp",
 	}
-	got, err := MapImportData(context.Background(), m, imports)
+	got, err := MapImportData(context.Background(), template.Limits{}, m, imports)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ fromImport: (( region ))
 		"gcp-credentials": map[string]any{"serviceaccount.yaml": "sa"},
 		"with.dot":        1,
 	}
-	got, err := MapExportData(context.Background(), m, exports, map[string]any{"region": "eu", "identifier": "shadowed"})
+	got, err := MapExportData(context.Background(), template.Limits{}, m, exports, map[string]any{"region": "eu", "identifier": "shadowed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestMapImportData_Errors(t *testing.T) {
 		"exec is disabled":     `x: (( exec("id") ))`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := MapImportData(context.Background(), mappings(t, doc), map[string]any{})
+			_, err := MapImportData(context.Background(), template.Limits{}, mappings(t, doc), map[string]any{})
 			if err == nil || !strings.Contains(err.Error(), `importDataMappings "x"`) {
 				t.Fatalf("want an error naming the mapping, got %v", err)
 			}
@@ -123,7 +124,7 @@ configmapDataIn:
   key7: (( configmapData1.value ))
   key8: (( configmapData2.value ))
 `)
-	got, err := MapImportData(context.Background(), m, map[string]any{
+	got, err := MapImportData(context.Background(), template.Limits{}, m, map[string]any{
 		"configmapData1": map[string]any{"value": "v1"},
 		"configmapData2": map[string]any{"value": float64(2)},
 	})

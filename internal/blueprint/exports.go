@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -20,7 +21,7 @@ type targetTemplate struct {
 // RenderExports runs the export executions (their outputs deep-merged in
 // order, as Landscaper merges them), drops exports the blueprint does not declare and validates the
 // rest: data against its schema, targets against their targetType.
-func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
+func (b *Blueprint) RenderExports(ctx context.Context, in ExportInput) (*Exported, error) {
 	targets, err := targetValues(in.Targets)
 	if err != nil {
 		return nil, terminal(ReasonTemplateFailed, err)
@@ -42,7 +43,7 @@ func (b *Blueprint) RenderExports(in ExportInput) (*Exported, error) {
 	for _, ex := range b.ExportExecutions {
 		res, err := template.Run(template.Request{
 			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
-			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(),
+			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: ctx, Limits: b.limits,
 			Cluster: in.Cluster,
 		})
 		if err != nil {

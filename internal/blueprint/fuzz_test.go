@@ -23,10 +23,6 @@ var fuzzLimits = template.Limits{
 	MaxYAMLNodes: 100_000, MaxMemoryBytes: 256 << 20, MaxStackBytes: 16 << 20,
 }
 
-func fuzzContext() context.Context {
-	return template.WithLimits(context.Background(), fuzzLimits)
-}
-
 // FuzzLoad: parsing any blueprint.yaml returns a blueprint or an error,
 // never a panic.
 func FuzzLoad(f *testing.F) {
@@ -42,9 +38,9 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b = b.WithContext(fuzzContext())
+		b = b.WithLimits(fuzzLimits)
 		// A loaded blueprint renders or fails cleanly with empty imports.
-		_, _ = b.Render(RenderInput{})
+		_, _ = b.Render(context.Background(), RenderInput{})
 	})
 }
 
@@ -113,7 +109,7 @@ func fuzzBlueprint(t *testing.T, typ, tmpl string) *Blueprint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.WithContext(fuzzContext())
+	return b.WithLimits(fuzzLimits)
 }
 
 // fuzzRender renders and fails the input if rendering outlived its limits:
@@ -121,7 +117,7 @@ func fuzzBlueprint(t *testing.T, typ, tmpl string) *Blueprint {
 func fuzzRender(t *testing.T, b *Blueprint, in RenderInput) (*Rendered, error) {
 	t.Helper()
 	start := time.Now()
-	r, err := b.Render(in)
+	r, err := b.Render(context.Background(), in)
 	if d := time.Since(start); d > 4*fuzzLimits.Timeout {
 		t.Fatalf("rendering took %s, limits allow %s per execution", d, fuzzLimits.Timeout)
 	}
@@ -151,7 +147,7 @@ func FuzzMapData(f *testing.F) {
 			return
 		}
 		m := map[string]json.RawMessage{"k": raw, "structured": json.RawMessage(`{"a": ` + string(raw) + `}`)}
-		_, _ = MapImportData(context.Background(), m, values)
-		_, _ = MapExportData(context.Background(), m, values, values)
+		_, _ = MapImportData(context.Background(), template.Limits{}, m, values)
+		_, _ = MapExportData(context.Background(), template.Limits{}, m, values, values)
 	})
 }

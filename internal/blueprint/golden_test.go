@@ -2,6 +2,7 @@ package blueprint
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -162,7 +163,7 @@ func renderCase(t *testing.T, caseDir, bpDir string, c goldenCase) ([]byte, erro
 			in.Imports.TargetMaps[name][k] = tg.target(name + "-" + k)
 		}
 	}
-	r, err := b.Render(in)
+	r, err := b.Render(context.Background(), in)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +174,7 @@ func renderCase(t *testing.T, caseDir, bpDir string, c goldenCase) ([]byte, erro
 		for name, tg := range c.Exports.Targets {
 			ex.Targets[name] = tg.target(name)
 		}
-		if res.Exported, err = b.RenderExports(ex); err != nil {
+		if res.Exported, err = b.RenderExports(context.Background(), ex); err != nil {
 			return nil, err
 		}
 	}

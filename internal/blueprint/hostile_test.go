@@ -132,13 +132,13 @@ func runHostile(t *testing.T, c hostileCase, load func() (*Blueprint, *Component
 			return
 		}
 		if c.MaxBytes > 0 {
-			b = b.WithContext(template.WithLimits(ctx, template.Limits{MaxBytes: c.MaxBytes}))
+			b = b.WithLimits(template.Limits{MaxBytes: c.MaxBytes})
 		}
 		in := RenderInput{Component: comp, Imports: Imports{Data: c.Imports.Data}}
-		if rendered, err = b.Render(in); err != nil || c.Exports == nil {
+		if rendered, err = b.Render(ctx, in); err != nil || c.Exports == nil {
 			return
 		}
-		exported, err = b.RenderExports(ExportInput{Imports: rendered.Imports, Component: comp})
+		exported, err = b.RenderExports(ctx, ExportInput{Imports: rendered.Imports, Component: comp})
 	}()
 	select {
 	case <-done:
@@ -234,7 +234,7 @@ func TestMapImportData_Hostile(t *testing.T) {
 		"alias in its anchor": {"a: &x\n  <<: *x\n", "inside the node of its own anchor"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := MapImportData(context.Background(), map[string]json.RawMessage{"m": json.RawMessage(c.mapping)}, map[string]any{"x": 1})
+			_, err := MapImportData(context.Background(), template.Limits{}, map[string]json.RawMessage{"m": json.RawMessage(c.mapping)}, map[string]any{"x": 1})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "importDataMappings") {
 				t.Fatalf("want an importDataMappings error containing %q, got %v", c.want, err)
 			}

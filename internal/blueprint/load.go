@@ -1,7 +1,6 @@
 package blueprint
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,24 +52,18 @@ func LoadDir(dir string) (*Blueprint, error) {
 	return Load(root.FS())
 }
 
-// WithContext returns a copy of b whose executions run under ctx: ending
-// ctx stops them, and the template.Limits ctx carries (template.WithLimits)
-// bound them. Subinstallation blueprints loaded from it inherit ctx.
-func (b *Blueprint) WithContext(ctx context.Context) *Blueprint {
+// WithLimits returns a copy of b whose executions, and the data mappings
+// the engine evaluates for its installation, are bounded by l (zero
+// fields: template.DefaultLimits'). Subinstallation blueprints loaded
+// from it inherit l.
+func (b *Blueprint) WithLimits(l template.Limits) *Blueprint {
 	c := *b
-	c.renderCtx = ctx
+	c.limits = l
 	return &c
 }
 
-// RenderContext is the context executions run under (WithContext): the
-// engine evaluates an installation's data mappings under it too, so the
-// user's render limits and an interrupt bound them like the templates.
-func (b *Blueprint) RenderContext() context.Context {
-	if b.renderCtx == nil {
-		return context.Background()
-	}
-	return b.renderCtx
-}
+// Limits are the limits of b's executions (WithLimits).
+func (b *Blueprint) Limits() template.Limits { return b.limits }
 
 // Parse decodes a blueprint definition (YAML or JSON) without a filesystem.
 func Parse(data []byte) (b *Blueprint, err error) {

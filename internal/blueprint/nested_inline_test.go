@@ -86,7 +86,7 @@ func TestNestedInlineDescriptors(t *testing.T) {
 	}
 	childBP := step(bp, comp, "child")
 	leafBP := step(childBP, childBP.Component, "grandchild")
-	r, err := leafBP.Render(RenderInput{Component: leafBP.Component})
+	r, err := leafBP.Render(context.Background(), RenderInput{Component: leafBP.Component})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ deployExecutions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.Render(RenderInput{Component: c})
+	r, err := b.Render(context.Background(), RenderInput{Component: c})
 	if err != nil {
 		t.Fatal(err)
 	}

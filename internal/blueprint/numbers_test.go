@@ -3,6 +3,7 @@ package blueprint
 import (
 	"context"
 	"encoding/json"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -79,7 +80,7 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 		for shape, v := range bigInputs() {
 			t.Run(typ+"/"+shape, func(t *testing.T) {
 				b := numberBlueprint(t, typ, tmpl[0], tmpl[1])
-				r, err := b.Render(RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
+				r, err := b.Render(context.Background(), RenderInput{Imports: Imports{Data: map[string]any{"v": v}}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -90,7 +91,7 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 				if n := strings.Count(cfg, big); n < 3 {
 					t.Errorf("config %s: %d exact copies of %s, want every value", cfg, n, big)
 				}
-				ex, err := b.RenderExports(ExportInput{Imports: r.Imports, DeployItems: map[string]map[string]any{"item": v.(map[string]any)}})
+				ex, err := b.RenderExports(context.Background(), ExportInput{Imports: r.Imports, DeployItems: map[string]map[string]any{"item": v.(map[string]any)}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,14 +102,14 @@ func TestRender_integersAbove2p53StayExact(t *testing.T) {
 				if n := strings.Count(string(out), big); n < 4 {
 					t.Errorf("exports %s: %d exact copies of %s", out, n, big)
 				}
-				mapped, err := MapExportData(context.Background(), mappings(t, "m: (( out.item ))\nk: (( exports.out.imported ))\n"), ex.Data, r.Imports)
+				mapped, err := MapExportData(context.Background(), template.Limits{}, mappings(t, "m: (( out.item ))\nk: (( exports.out.imported ))\n"), ex.Data, r.Imports)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if got, _ := json.Marshal(mapped); strings.Count(string(got), big) != 2 {
 					t.Errorf("export data mappings: %s", got)
 				}
-				imported, err := MapImportData(context.Background(), mappings(t, "m: (( v.n ))\nl: (( v.l ))\n"), map[string]any{"v": v})
+				imported, err := MapImportData(context.Background(), template.Limits{}, mappings(t, "m: (( v.n ))\nl: (( v.l ))\n"), map[string]any{"v": v})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,7 +139,7 @@ func TestRender_importDefaultAndHugeIntegersStayExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := b.Render(RenderInput{})
+			r, err := b.Render(context.Background(), RenderInput{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,21 +21,22 @@ const (
 
 // Render validates the imports and runs import, deploy and subinstallation
 // executions. It needs no cluster: everything comes from in and the
-// blueprint filesystem.
-func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
+// blueprint filesystem. Ending ctx stops the executions; b's limits bound
+// them (WithLimits).
+func (b *Blueprint) Render(ctx context.Context, in RenderInput) (*Rendered, error) {
 	imports, warnings, err := b.constructImports(in.Imports, in.Component)
 	if err != nil {
 		return nil, err
 	}
 	values := b.templateValues(imports, in.Component)
-	if err := b.runImportExecutions(values, imports, in.Component); err != nil {
+	if err := b.runImportExecutions(ctx, values, imports, in.Component); err != nil {
 		return nil, err
 	}
 
 	out := &Rendered{Imports: imports, State: map[string]json.RawMessage{}, Warnings: warnings}
 	out.Warnings = append(out.Warnings, b.exportSchemaWarnings(in.Component)...)
 	for _, ex := range b.DeployExecutions {
-		res, err := b.run("deploy execution", ex, values, in, statePrefixDeploy, out.State)
+		res, err := b.run(ctx, "deploy execution", ex, values, in, statePrefixDeploy, out.State)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +60,7 @@ func (b *Blueprint) Render(in RenderInput) (*Rendered, error) {
 	}
 	out.Warnings = append(out.Warnings, warnings...)
 	for _, ex := range b.SubinstallationExecutions {
-		res, err := b.run("subinstallation execution", ex, values, in, statePrefixSubinstallation, out.State)
+		res, err := b.run(ctx, "subinstallation execution", ex, values, in, statePrefixSubinstallation, out.State)
 		if err != nil {
 			return nil, err
 		}
@@ -103,10 +105,10 @@ func (b *Blueprint) templateValues(imports map[string]any, comp *Component) map[
 
 // runImportExecutions merges each execution's `bindings` into imports (so
 // later executions see them) and stops at the first one reporting errors.
-func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Component) error {
+func (b *Blueprint) runImportExecutions(ctx context.Context, values, imports map[string]any, comp *Component) error {
 	for _, ex := range b.ImportExecutions {
 		res, err := template.Run(template.Request{
-			Kind: "import execution", Execution: ex, Files: b.Files, Component: comp, Values: values, Context: b.RenderContext(),
+			Kind: "import execution", Execution: ex, Files: b.Files, Component: comp, Values: values, Context: ctx, Limits: b.limits,
 		})
 		if err != nil {
 			return terminal(ReasonTemplateFailed, err)
@@ -138,11 +140,11 @@ func (b *Blueprint) runImportExecutions(values, imports map[string]any, comp *Co
 }
 
 // run executes one stateful execution and records its new state.
-func (b *Blueprint) run(kind string, ex template.Execution, values map[string]any, in RenderInput,
+func (b *Blueprint) run(ctx context.Context, kind string, ex template.Execution, values map[string]any, in RenderInput,
 	prefix string, state map[string]json.RawMessage) (template.Result, error) {
 	res, err := template.Run(template.Request{
 		Kind: kind, Execution: ex, Files: b.Files, Component: in.Component, Values: values,
-		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true, Context: b.RenderContext(),
+		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true, Context: ctx, Limits: b.limits,
 	})
 	if err != nil {
 		return template.Result{}, terminal(ReasonTemplateFailed, err)

@@ -140,7 +140,7 @@ func (b *Blueprint) Subinstallation(t api.SubinstallationTemplate, comp *Compone
 		return nil, terminal(ReasonInvalidBlueprint, fmt.Errorf("subinstallation %q: %w", t.Name, err))
 	}
 	sub.Definition = def
-	sub.renderCtx = b.renderCtx
+	sub.limits = b.limits
 	sub.Component = owner
 	return sub, nil
 }

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ const resolveArchive = "testdata/resolve/archive"
 // renderSay renders a resolved blueprint and returns its deploy items.
 func renderSay(t *testing.T, b *Blueprint, c *Component) []api.DeployItemTemplate {
 	t.Helper()
-	r, err := b.Render(RenderInput{Component: c, Imports: Imports{Data: map[string]any{"greeting": "hi"}}})
+	r, err := b.Render(context.Background(), RenderInput{Component: c, Imports: Imports{Data: map[string]any{"greeting": "hi"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestSubinstallation_References(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sub.Render(RenderInput{Component: c})
+	r, err := sub.Render(context.Background(), RenderInput{Component: c})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package blueprint
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 
@@ -43,8 +42,8 @@ type Blueprint struct {
 	// Definition is how the installation referenced this blueprint; it is
 	// the `blueprint` template input.
 	Definition map[string]any
-	// renderCtx bounds every execution (WithContext).
-	renderCtx context.Context
+	// limits bound every execution (WithLimits).
+	limits template.Limits
 	// Component is the component descriptor context of a subinstallation
 	// with this blueprint (set by Subinstallation): the component holding
 	// the blueprint resource, or the parent's for an inline blueprint.

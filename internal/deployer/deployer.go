@@ -10,8 +10,8 @@
 //     AdoptedBy before it deletes something another instance may hold;
 //   - optionally Adopter (adopt.go), to take over what Landscaper's
 //     deployer of the same type deployed;
-//   - Idle while it only waits, and SharedReads (shared.go) where a
-//     destroy or drift check may share one list among its items;
+//   - Item.GoIdle while it only waits, and Item.SharedReads (shared.go)
+//     where a destroy or drift check may share one list among its items;
 //   - Homed (homed.go) when it keeps an item's objects in a cluster of
 //     its own rather than the item's target cluster.
 //
@@ -23,7 +23,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
@@ -42,14 +41,19 @@ type Item struct {
 	Target *api.Target
 	// Config is the item's provider configuration (`spec.config`).
 	Config json.RawMessage
-	// Timeout bounds Progressing; 0 means none. The engine already puts
-	// it on the context; deployers use it to size their own waits.
-	Timeout time.Duration
-	// AbortTimeout is how long the call may take to return once its
-	// context ended (interrupt or Timeout); the engine gives it up then.
-	// A deployer that hands the work to another process asks it to stop
-	// within this time. 0: not set (tests calling a deployer directly).
-	AbortTimeout time.Duration
+	// Idle is the engine's hook for a call that now only waits for the
+	// cluster (watch events, no requests of its own); call it through
+	// GoIdle. nil outside the engine.
+	Idle func() (resume func())
+	// SharedReads lets the calls of one job that reads the whole
+	// installation (a destroy, a drift check) share reads (shared.go);
+	// nil: none.
+	SharedReads *SharedReads
+	// Timeouts are the call's timeouts of the deployer contract and who
+	// measures each (timeouts.go). Unless the deployer hands the item off,
+	// the engine already puts Progressing on the context; deployers use it
+	// to size their own waits.
+	Timeouts Timeouts
 	// Context is the content of the installation's Landscaper Context
 	// (its fields besides apiVersion, kind and metadata), for deployers
 	// that hand items to Landscaper's deployers; nil: none. Only Apply
@@ -105,14 +109,6 @@ type Result struct {
 	Exports map[string]any
 }
 
-// ObjectRef names one Kubernetes object in a deploy item's target cluster.
-type ObjectRef struct {
-	APIVersion string // "apps/v1"; "v1" for the core group
-	Kind       string
-	Namespace  string // "" for a cluster-scoped object
-	Name       string
-}
-
 // DeleteOptions modify Delete.
 type DeleteOptions struct {
 	// WithoutUninstall leaves everything in the target and only forgets it
@@ -156,23 +152,14 @@ type Deployer interface {
 	Validate(config json.RawMessage) error
 }
 
-type idleKey struct{}
-
-// WithIdle returns ctx carrying idle, which Idle calls: the engine passes
-// a function that gives the call's parallelism slot back and returns one
-// that takes a slot again.
-func WithIdle(ctx context.Context, idle func() (resume func())) context.Context {
-	return context.WithValue(ctx, idleKey{}, idle)
-}
-
-// Idle tells the caller that the deployer now only waits for the cluster
-// (watch events, no requests of its own), so its parallelism slot may go
-// to another deploy item. The deployer calls resume before it sends
-// requests again; resume may block until a slot is free. Without a
-// caller that supports it, Idle does nothing.
-func Idle(ctx context.Context) (resume func()) {
-	if idle, ok := ctx.Value(idleKey{}).(func() func()); ok {
-		return idle()
+// GoIdle tells the caller that the deployer now only waits for the
+// cluster (watch events, no requests of its own), so its parallelism slot
+// may go to another deploy item (Item.Idle). The deployer calls resume
+// before it sends requests again; resume may block until a slot is free.
+// Without a caller that supports it, GoIdle does nothing.
+func (it Item) GoIdle() (resume func()) {
+	if it.Idle != nil {
+		return it.Idle()
 	}
 	return func() {}
 }

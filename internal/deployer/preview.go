@@ -1,9 +1,11 @@
 package deployer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
@@ -13,7 +15,7 @@ import (
 // (package preview). Deployers that deploy no Kubernetes objects may
 // implement it too and describe what they deploy as documents of their
 // own apiVersion and kind; a deployer that does not implement it is shown
-// by its configuration (preview.ConfigObject).
+// by its configuration (ConfigObject).
 type Previewer interface {
 	// Preview returns the objects req.Item.Config deploys. It MUST NOT
 	// contact the target cluster and MUST return the same objects for the
@@ -132,4 +134,29 @@ type ServerPreviewer interface {
 func (r *Registry) ServerPreviewer(itemType string) (ServerPreviewer, bool) {
 	p, ok := r.byType[itemType].(ServerPreviewer)
 	return p, ok
+}
+
+// DeployItemAPIVersion and DeployItemKind describe an item whose deployer
+// cannot preview its objects (ConfigObject).
+const (
+	DeployItemAPIVersion = "landscaper.gardener.cloud/v1alpha1"
+	DeployItemKind       = "DeployItem"
+)
+
+// ConfigObject describes a deploy item by its configuration, for a
+// deployer that is no Previewer (or an external deployer's item, known
+// by nothing else before it runs): the plan then shows which fields of
+// the item's spec change.
+func ConfigObject(name, itemType string, config json.RawMessage) (PreviewObject, error) {
+	var cfg any
+	if len(bytes.TrimSpace(config)) > 0 {
+		if err := api.DecodeExact(config, &cfg, api.AllowTrailing); err != nil {
+			return PreviewObject{}, fmt.Errorf("deploy item %q: config: %w", name, err)
+		}
+	}
+	return PreviewObject{Object: map[string]any{
+		"apiVersion": DeployItemAPIVersion, "kind": DeployItemKind,
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"type": itemType, "config": cfg},
+	}}, nil
 }

@@ -12,6 +12,9 @@ import (
 // start-up and only read afterwards, so it needs no locking.
 type Registry struct {
 	byType map[string]Deployer
+	// declared are the deployers as registered, which Wrap leaves alone:
+	// what a deployer declares (HandsOff …) is asked of them.
+	declared map[string]Deployer
 	// unknownHint ends the error of an unknown type: how to serve it.
 	unknownHint string
 }
@@ -21,7 +24,9 @@ type Registry struct {
 func (r *Registry) SetUnknownTypeHint(hint string) { r.unknownHint = hint }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{byType: map[string]Deployer{}} }
+func NewRegistry() *Registry {
+	return &Registry{byType: map[string]Deployer{}, declared: map[string]Deployer{}}
+}
 
 // Register makes d responsible for deploy items of itemType. Registering a
 // type twice is a programming error and panics at start-up.
@@ -29,14 +34,24 @@ func (r *Registry) Register(itemType string, d Deployer) {
 	if _, dup := r.byType[itemType]; dup {
 		panic(fmt.Sprintf("deployer: type %q registered twice", itemType))
 	}
-	r.byType[itemType] = d
+	r.byType[itemType], r.declared[itemType] = d, d
 }
 
 // Replace makes d responsible for deploy items of itemType instead of
 // the deployer registered for it, if any (at start-up: the provider puts
 // the router of a type it hands to external deployers in front of the
 // built-in one).
-func (r *Registry) Replace(itemType string, d Deployer) { r.byType[itemType] = d }
+func (r *Registry) Replace(itemType string, d Deployer) {
+	r.byType[itemType], r.declared[itemType] = d, d
+}
+
+// HandsOff reports whether the registered deployer of item's type hands
+// item off to another process (HandsOff), and so measures its pickup and
+// progressing timeouts itself; false for an unknown type.
+func (r *Registry) HandsOff(item Item) bool {
+	h, ok := r.declared[item.Type].(HandsOff)
+	return ok && h.HandsOff(item)
+}
 
 // Lookup returns the deployer for itemType. An unknown type is a terminal
 // error that names the type and the known ones.

@@ -27,19 +27,6 @@ type sharedRead struct {
 // NewSharedReads returns an empty SharedReads.
 func NewSharedReads() *SharedReads { return &SharedReads{entries: map[any]*sharedRead{}} }
 
-type sharedReadsKey struct{}
-
-// WithSharedReads returns ctx carrying r for the deployer calls made with it.
-func WithSharedReads(ctx context.Context, r *SharedReads) context.Context {
-	return context.WithValue(ctx, sharedReadsKey{}, r)
-}
-
-// SharedReadsFrom returns the SharedReads ctx carries, nil if none.
-func SharedReadsFrom(ctx context.Context) *SharedReads {
-	r, _ := ctx.Value(sharedReadsKey{}).(*SharedReads)
-	return r
-}
-
 // Do returns what read returned for key: the first caller runs read,
 // callers with the same key wait for it and get the same value and error.
 // key must be comparable. A waiter whose ctx ends returns ctx's error; the

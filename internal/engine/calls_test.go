@@ -14,6 +14,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // fileDeployer deploys the content of the blueprint file its config names,
@@ -175,7 +176,7 @@ func TestApply_GraceCountsOnceAfterInterrupt(t *testing.T) {
 	if len(snap.DeployItems()) != 1 {
 		t.Fatalf("snapshot has %d deploy items, want the interrupted one", len(snap.DeployItems()))
 	}
-	if it := snap.DeployItems()[0]; it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != snapshot.ReasonInterrupted ||
+	if it := snap.DeployItems()[0]; it.Phase != api.DeployItemPhaseFailed || it.LastError.Reason != failure.ReasonInterrupted ||
 		!strings.Contains(it.LastError.Message, "did not return within") {
 		t.Errorf("item %s %+v", it.Phase, it.LastError)
 	}

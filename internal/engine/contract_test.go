@@ -70,10 +70,10 @@ func TestApply_ContractSettingsReachTheCall(t *testing.T) {
 	}
 	for name, want := range map[string]time.Duration{"plain": 7 * time.Minute, "timed": 20 * time.Second, "unbounded": 0} {
 		it := s.items[name]
-		if it.Timeout != want || it.AbortTimeout != 3*time.Second || !reflect.DeepEqual(it.Context, spec.Context) {
-			t.Errorf("item %s: timeout %s (want %s), abort timeout %s, context %v", name, it.Timeout, want, it.AbortTimeout, it.Context)
+		if it.Timeouts.Progressing != want || it.Timeouts.Abort != 3*time.Second || !reflect.DeepEqual(it.Context, spec.Context) {
+			t.Errorf("item %s: timeout %s (want %s), abort timeout %s, context %v", name, it.Timeouts.Progressing, want, it.Timeouts.Abort, it.Context)
 		}
-		if got := s.drifted[name].Timeout; got != want {
+		if got := s.drifted[name].Timeouts.Progressing; got != want {
 			t.Errorf("item %s: Drift got timeout %s, Apply %s", name, got, want)
 		}
 	}

@@ -7,7 +7,7 @@
 // # API
 //
 //	e := &engine.Engine{Deployers: registry, Parallelism: 10, Log: logger}
-//	tree, err := e.Render(spec, prev)                 // terraform plan: no cluster; deployers check configs
+//	tree, err := e.Render(ctx, spec, prev)               // terraform plan: no cluster; deployers check configs
 //	snap, err := e.Apply(ctx, spec, prev)             // create / update: one install job
 //	drifted, err := e.Drift(ctx, snap, bp, comp)      // read: one Drift call per deploy item
 //	snap, err = e.Delete(ctx, snap, engine.DeleteOptions{WithoutUninstall: false})

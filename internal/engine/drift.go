@@ -40,6 +40,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	var calls []execution.Call
 	var errs []error
 	registry := e.registry()
+	shared := deployer.NewSharedReads() // every item is read: one list of a kind answers for all of them
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
 			// A masked configuration (write-only imports) no longer says
@@ -57,6 +58,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue
 			}
+			c.Item.SharedReads = shared
 			calls = append(calls, c)
 		}
 	}
@@ -64,8 +66,6 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	if parallelism <= 0 {
 		parallelism = DefaultParallelism
 	}
-	// Every item is read: one list of a kind answers for all of them.
-	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
 	var (
 		mu      sync.Mutex
 		drifted []DriftedItem

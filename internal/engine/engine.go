@@ -29,15 +29,8 @@ type Logger = job.Logger
 // Backoff paces the retries after transient errors.
 type Backoff = phase.Backoff
 
-// Defaults used when an Engine field is zero.
-const (
-	DefaultParallelism = 10
-	// DefaultAbortTimeout is far below Landscaper's five minutes: an
-	// interrupt (Ctrl-C) should return promptly, and the deployers of
-	// Landscaper v0.98 ignore the abort request anyway (they stop when
-	// the job is ended from this side; deployer/external).
-	DefaultAbortTimeout = 30 * time.Second
-)
+// DefaultParallelism is the parallelism of an Engine that sets none.
+const DefaultParallelism = 10
 
 // Engine runs jobs on root installations. Set the fields once; an Engine
 // may then run jobs of different roots concurrently.
@@ -55,11 +48,17 @@ type Engine struct {
 	// AbortTimeout is the deployer contract's abort timeout: how long a
 	// deployer call may take to return once it was told to stop (the
 	// caller's context ended, or its item's timeout); then it is given
-	// up (default DefaultAbortTimeout).
+	// up (default api.DefaultAbortTimeout).
 	AbortTimeout time.Duration
 	// DefaultTimeout bounds the deployer calls of items whose template
 	// sets no timeout (default api.DefaultDeployItemTimeout).
 	DefaultTimeout time.Duration
+	// PickupTimeout is the deployer contract's pickup timeout: how long a
+	// deployer that hands items to another process (deployer.HandsOff)
+	// waits for it to pick a job up (default api.DefaultPickupTimeout,
+	// negative: none). Those deployers measure it; the engine only hands
+	// it on (deployer.Timeouts).
+	PickupTimeout time.Duration
 	// Clusters lets export executions reach target clusters
 	// (getServiceAccountKubeconfig); nil makes that an error.
 	Clusters template.ClusterAccess
@@ -115,7 +114,7 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// Render the whole tree before anything is deployed, so a render-time
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
-	tree, err := renderTree(spec, prevRoot)
+	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
 		err = e.checkItems(tree.Items)
 	}
@@ -137,8 +136,9 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 		return &Snapshot{Version: snapshot.Version}, nil
 	}
 	// A destroy reads every object of the installation: one list of a
-	// kind answers for all deploy items (deployer.SharedReads).
-	j := e.newJob(deployer.WithSharedReads(ctx, deployer.NewSharedReads()))
+	// kind answers for all deploy items (deployer.Item.SharedReads).
+	j := e.newJob(ctx)
+	j.SharedReads = deployer.NewSharedReads()
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
@@ -147,13 +147,13 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 
 // renderTree is installation.RenderTree with a panic in a template or a
 // mapping turned into an error.
-func renderTree(spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedTree, err error) {
+func renderTree(ctx context.Context, spec RootSpec, prevRoot *snapshot.Installation) (tree *RenderedTree, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			tree, err = nil, failure.FromPanic("rendering", p)
 		}
 	}()
-	return installation.RenderTreeWith(rootInstallation(spec), prevRoot, spec.StandIns)
+	return installation.RenderTreeWith(ctx, rootInstallation(spec), prevRoot, spec.StandIns)
 }
 
 func (e *Engine) newJob(ctx context.Context) *job.Job {
@@ -166,7 +166,14 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 		parallelism = DefaultParallelism
 	}
 	if abortTimeout <= 0 {
-		abortTimeout = DefaultAbortTimeout
+		abortTimeout = api.DefaultAbortTimeout
+	}
+	pickupTimeout := e.PickupTimeout
+	switch {
+	case pickupTimeout == 0:
+		pickupTimeout = api.DefaultPickupTimeout
+	case pickupTimeout < 0:
+		pickupTimeout = 0
 	}
 	// Job IDs are UUIDv7, ordered by time like instance IDs
 	// (deployer.NewInstance): a destroy that lost its instance bounds
@@ -177,7 +184,7 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 		id = uuid.New()
 	}
 	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, abortTimeout, e.Log)
-	j.Clusters, j.DefaultTimeout = e.Clusters, e.DefaultTimeout
+	j.Clusters, j.DefaultTimeout, j.PickupTimeout = e.Clusters, e.DefaultTimeout, pickupTimeout
 	return j
 }
 

@@ -111,7 +111,7 @@ func runFlow(t *testing.T, dir string) {
 		}
 	}
 
-	_, renderErr := Render(spec, nil)
+	_, renderErr := Render(context.Background(), spec, nil)
 	e, _, _ := newEngine()
 	snap, applyErr := e.Apply(context.Background(), spec, nil)
 	if len(in.WantError) > 0 {

@@ -30,7 +30,7 @@ func TestDataMappings_RenderLimits(t *testing.T) {
 			if _, err := e.Apply(context.Background(), spec, nil); err != nil {
 				t.Fatalf("default limits: %v", err)
 			}
-			spec.Blueprint = spec.Blueprint.WithContext(template.WithLimits(context.Background(), small))
+			spec.Blueprint = spec.Blueprint.WithLimits(small)
 			e, _, _ = newEngine()
 			_, err := e.Apply(context.Background(), spec, nil)
 			if err == nil || !strings.Contains(err.Error(), field) || !strings.Contains(err.Error(), "exceeds 20480 bytes") {

@@ -87,7 +87,7 @@ func (l *overwriteLandscape) renderOverwritten(root string, ovs component.Overwr
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	tree, err := Render(RootSpec{Name: "source", Blueprint: bp, Component: c}, nil)
+	tree, err := Render(context.Background(), RootSpec{Name: "source", Blueprint: bp, Component: c}, nil)
 	if err != nil {
 		l.t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 func TestRender_ListsEveryInstallation(t *testing.T) {
 	comp := componentBlueprint("")
 	spec := rootSpec(t, treeBlueprint("", subinstallation("db", comp, "prefix", "dbOut"), subinstallation("web", comp, "dbOut", "final")))
-	tree, err := Render(spec, nil)
+	tree, err := Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestRender_ListsEveryInstallation(t *testing.T) {
 func TestPreviewItems(t *testing.T) {
 	comp := componentBlueprint("")
 	spec := rootSpec(t, treeBlueprint("", subinstallation("db", comp, "prefix", "dbOut")))
-	tree, err := Render(spec, nil)
+	tree, err := Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

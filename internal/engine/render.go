@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
@@ -20,11 +21,11 @@ type RenderedItem = installation.RenderedItem
 // errors). Render-time errors — duplicate names, unknown dependsOn,
 // cycles ("a -> b -> c -> a"), sibling cycles, template errors — are
 // returned joined; the tree holds what rendered either way.
-func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
+func Render(ctx context.Context, spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	if err := validateSpec(spec); err != nil {
 		return &RenderedTree{}, err
 	}
-	tree, err := renderTree(spec, rootOf(prev))
+	tree, err := renderTree(ctx, spec, rootOf(prev))
 	if tree == nil {
 		tree = &RenderedTree{}
 	}
@@ -38,8 +39,8 @@ func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 // instead of a failed apply that then also blocks destroy. What a deployer
 // accepts but does not honour as Landscaper does (deployer.Warner) is
 // added to the tree's warnings.
-func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
-	tree, err := Render(spec, prev)
+func (e *Engine) Render(ctx context.Context, spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
+	tree, err := Render(ctx, spec, prev)
 	err = errors.Join(err, e.checkItems(tree.Items))
 	if err == nil {
 		tree.Warnings = append(tree.Warnings, e.itemWarnings(tree.Items)...)

@@ -10,7 +10,7 @@ func TestRender_KnownAndUnknownItems(t *testing.T) {
 	// items whose inputs are known are planned; items depending on exports known only after apply are unknown, not errors
 	comp := componentBlueprint("")
 	spec := rootSpec(t, treeBlueprint("", subinstallation("db", comp, "prefix", "dbOut"), subinstallation("web", comp, "dbOut", "final")))
-	plan, err := Render(spec, nil)
+	plan, err := Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ deployExecutions:
   blueprint:
     filesystem:
       blueprint.yaml: `+quoteYAML(sub)+"\n"))
-			_, err := Render(spec, nil)
+			_, err := Render(context.Background(), spec, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "root/bad") {
 				t.Fatalf("error %v should contain %q and name root/bad", err, tt.want)
 			}

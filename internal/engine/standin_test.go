@@ -116,7 +116,7 @@ func itemIDs(tree *RenderedTree) string {
 
 func TestRender_StandInExportsRenderTheSiblingsThatImportThem(t *testing.T) {
 	spec := standInSpec(t)
-	tree, err := Render(spec, nil)
+	tree, err := Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestRender_StandInExportsRenderTheSiblingsThatImportThem(t *testing.T) {
 		"root/cluster": {Data: map[string]any{"endpoint": "api.example"}, Targets: map[string]api.Target{"created": workload}},
 		"root/access":  {Data: map[string]any{"kubeconfig": "kc"}},
 	}
-	tree, err = Render(spec, nil)
+	tree, err = Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestRender_StandInOfOneSiblingLeavesWhatWaitsForAnotherPending(t *testing.T
 	// access renders; server waits for access, which is rendered, not stood in.
 	workload := api.NewTarget("w", "", api.KubernetesClusterTargetType, mustJSON(api.KubernetesClusterConfig{Kubeconfig: "apiVersion: v1\nkind: Config\n"}))
 	spec.StandIns = map[string]StandIn{"root/cluster": {Data: map[string]any{"endpoint": "e"}, Targets: map[string]api.Target{"created": workload}}}
-	tree, err := Render(spec, nil)
+	tree, err := Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,17 +179,17 @@ func TestRender_StandInOfOneSiblingLeavesWhatWaitsForAnotherPending(t *testing.T
 func TestRender_StandInErrors(t *testing.T) {
 	spec := standInSpec(t)
 	spec.StandIns = map[string]StandIn{"root/nosuch": {}}
-	if _, err := Render(spec, nil); err == nil || !strings.Contains(err.Error(), "root/nosuch") {
+	if _, err := Render(context.Background(), spec, nil); err == nil || !strings.Contains(err.Error(), "root/nosuch") {
 		t.Fatalf("unknown path: %v", err)
 	}
 	// A stand-in without an export a sibling imports: that sibling's
 	// missing import is the error, as for a real installation.
 	spec.StandIns = map[string]StandIn{"root/cluster": {Data: map[string]any{"endpoint": "e"}}, "root/access": {Data: map[string]any{"kubeconfig": "kc"}}}
-	if _, err := Render(spec, nil); err != nil {
+	if _, err := Render(context.Background(), spec, nil); err != nil {
 		t.Fatalf("server imports no target of cluster: %v", err)
 	}
 	spec.StandIns = map[string]StandIn{"root/cluster": {}, "root/access": {Data: map[string]any{"kubeconfig": "kc"}}}
-	if _, err := Render(spec, nil); err == nil || !strings.Contains(err.Error(), "workloadEndpoint") || !strings.Contains(err.Error(), "root/server") {
+	if _, err := Render(context.Background(), spec, nil); err == nil || !strings.Contains(err.Error(), "workloadEndpoint") || !strings.Contains(err.Error(), "root/server") {
 		t.Fatalf("missing stand-in export: %v", err)
 	}
 	e, m, _ := newEngine()

@@ -19,10 +19,10 @@ func TestRender_DeployersRejectConfigs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e, m, _ := newEngine()
 			spec := RootSpec{Name: "root", Blueprint: loadBlueprint(t, itemsBlueprint("- {name: fine, type: landscaper.gardener.cloud/mock}\n"+tt.item))}
-			if _, err := Render(spec, nil); err != nil {
+			if _, err := Render(context.Background(), spec, nil); err != nil {
 				t.Fatalf("rendering alone knows no deployers: %v", err)
 			}
-			_, err := e.Render(spec, nil)
+			_, err := e.Render(context.Background(), spec, nil)
 			for _, want := range []string{"installation root", `deploy execution "main"`, `deploy item "odd"`, tt.want} {
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Errorf("render error %v should contain %q", err, want)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ deployExecutions:
     - {name: quiet, type: landscaper.gardener.cloud/mock, config: {a: 1}}
     - {name: loud, type: landscaper.gardener.cloud/mock, config: {warnMe: true}}
 `, "prefix", "unused")))
-	tree, err := e.Render(spec, nil)
+	tree, err := e.Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,8 +87,23 @@ func Reason(err error) string {
 	return ""
 }
 
-// ReasonPanic is the reason of the error a recovered panic becomes.
-const ReasonPanic = "Panic"
+// Reasons that more than one package gives or tests, named once (the
+// lastError reasons of Landscaper's deployer contract among them).
+const (
+	// ReasonPanic is the reason of the error a recovered panic becomes.
+	ReasonPanic = "Panic"
+	// ReasonInterrupted: the job was interrupted (the caller's context
+	// ended) before the object finished.
+	ReasonInterrupted = "Interrupted"
+	// ReasonProgressingTimeout: the deploy item's work took longer than
+	// its timeout.
+	ReasonProgressingTimeout = "ProgressingTimeout"
+	// ReasonPickupTimeout: no deployer picked the item's job up in time.
+	ReasonPickupTimeout = "PickupTimeout"
+	// ReasonAbortTimeout: a deployer call told to stop did not return
+	// within the abort timeout and was given up.
+	ReasonAbortTimeout = "AbortTimeout"
+)
 
 // FromPanic turns the value of a recovered panic in what (a deployer
 // call, an installation's flow …) into a terminal error, so one broken

@@ -1,7 +1,6 @@
 package instance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -155,7 +154,7 @@ func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deploy
 	a.mu.Lock()
 	a.matched[item.ID] = true
 	a.mu.Unlock()
-	adopter, ok := d.real.(deployer.Adopter)
+	adopter, ok := d.adoption.deployers.Adopter(item.Type)
 	if !ok {
 		return deployer.Result{}, failure.Terminalf("AdoptUnsupported",
 			"deploy item %s renders as Landscaper's %s, but items of type %s cannot be adopted: this provider cannot take over what "+
@@ -196,10 +195,8 @@ func (d adoptingDeployer) Validate(config json.RawMessage) error { return d.real
 // sameJSON compares two JSON documents by value (numbers by their text).
 func sameJSON(a, b json.RawMessage) bool {
 	decode := func(raw json.RawMessage) (any, bool) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
 		var v any
-		return v, dec.Decode(&v) == nil
+		return v, api.DecodeExact(raw, &v, api.AllowTrailing) == nil
 	}
 	av, okA := decode(a)
 	bv, okB := decode(b)

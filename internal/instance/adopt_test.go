@@ -20,15 +20,15 @@ func (fakeAdopter) Adopt(_ context.Context, _ deployer.Item, from deployer.Lands
 
 func migrationLandscape() *landscaperstate.Landscape {
 	item := func(name, object, config string) *landscaperstate.DeployItem {
-		return &landscaperstate.DeployItem{ObjectRef: landscaperstate.ObjectRef{Kind: "DeployItem", Namespace: "ls", Name: object},
+		return &landscaperstate.DeployItem{ObjectRef: deployer.ObjectRef{Kind: "DeployItem", Namespace: "ls", Name: object},
 			Name: name, Type: "t", Config: json.RawMessage(config), Phase: "Succeeded", ProviderStatus: json.RawMessage(`{"of":"` + object + `"}`),
 			Exports: json.RawMessage(`{"port":8080}`)}
 	}
 	return &landscaperstate.Landscape{Root: &landscaperstate.Installation{
-		ObjectRef: landscaperstate.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "shop"}, Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
+		ObjectRef: deployer.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "shop"}, Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
 		Execution: &landscaperstate.Execution{DeployItems: []*landscaperstate.DeployItem{item("a", "shop-a-x1", `{"n":1}`)}},
 		Subinstallations: []*landscaperstate.Installation{{
-			ObjectRef: landscaperstate.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "web-q8"}, SpecName: "web", Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
+			ObjectRef: deployer.ObjectRef{Kind: "Installation", Namespace: "ls", Name: "web-q8"}, SpecName: "web", Phase: "Succeeded", JobID: "j", JobIDFinished: "j",
 			Execution: &landscaperstate.Execution{DeployItems: []*landscaperstate.DeployItem{item("b", "web-b-x2", `{"n":2}`), item("c", "web-c-x3", `{}`)}},
 		}},
 	}}

@@ -5,8 +5,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/mock"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
@@ -26,7 +24,7 @@ type Drifted struct {
 // Drift checks every deploy item of snap, decoded from snapBytes, for
 // drift. root and comp are the blueprint and component descriptor the
 // configuration names, for the deployers that read blueprint files
-// (DriftReadsFiles); nil when they are not needed or cannot be loaded
+// (Runner.DriftReadsFiles); nil when they are not needed or cannot be loaded
 // any more, and then only those deployers report an error. The snapshot
 // (marked or not) is kept for the plan that follows (Decode).
 func (r Runner) Drift(ctx context.Context, snap *engine.Snapshot, snapBytes []byte, root *blueprint.Blueprint, comp *blueprint.Component) (Drifted, error) {
@@ -55,19 +53,19 @@ func (r Runner) Drift(ctx context.Context, snap *engine.Snapshot, snapBytes []by
 }
 
 // DriftReadsFiles reports whether the drift check of snap needs the
-// blueprint: only the deployers of other types than kubernetes-manifest
-// (and the mock) may read its files (a Helm chart in the blueprint or
-// the component). Manifest items compare what their status records, so a
+// blueprint: only when a succeeded item's deployer may read its files (a
+// Helm chart in the blueprint or the component; deployer.Declared's
+// ReadsFiles). Manifest items compare what their status records, so a
 // refresh of manifest-only installations neither reads nor parses the
 // blueprint (and its component from a registry) again: with 50
 // installations that was 50 loads per refresh, ~5 % of its CPU.
-func DriftReadsFiles(snap *engine.Snapshot) bool {
+func (r Runner) DriftReadsFiles(snap *engine.Snapshot) bool {
 	for _, in := range snap.Installations() {
 		if in.Execution == nil {
 			continue
 		}
 		for _, it := range in.Execution.DeployItems {
-			if it.Phase == api.DeployItemPhaseSucceeded && it.Type != manifest.Type && it.Type != mock.Type {
+			if it.Phase == api.DeployItemPhaseSucceeded && r.Engine.Deployers.Declared(it.Type).ReadsFiles {
 				return true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
@@ -28,6 +29,10 @@ func driftSnap(subType string, subPhase api.DeployItemPhase) *engine.Snapshot {
 // a type this provider does not know to read none. Items that did not
 // succeed are not checked for drift, so they need nothing.
 func TestDriftReadsFiles(t *testing.T) {
+	reg := deployer.NewRegistry()
+	reg.Register(manifest.Type, manifest.New(nil))
+	reg.Register(helm.Type, helm.New(nil))
+	r := Runner{Engine: &engine.Engine{Deployers: reg}}
 	for _, c := range []struct {
 		name  string
 		typ   string
@@ -39,11 +44,11 @@ func TestDriftReadsFiles(t *testing.T) {
 		{"an unknown type", "example.com/container", api.DeployItemPhaseSucceeded, true},
 		{"a failed Helm item", helm.Type, api.DeployItemPhaseFailed, false},
 	} {
-		if got := DriftReadsFiles(driftSnap(c.typ, c.phase)); got != c.want {
+		if got := r.DriftReadsFiles(driftSnap(c.typ, c.phase)); got != c.want {
 			t.Errorf("%s: DriftReadsFiles = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if DriftReadsFiles(&engine.Snapshot{}) {
+	if r.DriftReadsFiles(&engine.Snapshot{}) {
 		t.Error("an empty snapshot needs the blueprint")
 	}
 }

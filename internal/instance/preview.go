@@ -52,7 +52,7 @@ type ItemText struct {
 // in the tree's order. Items whose deployer is a deployer.Previewer show
 // the objects it previews (the configuration as the next apply would
 // deploy it, Helm charts rendered locally); others show their
-// configuration as a DeployItem (preview.ConfigObject). Items are
+// configuration as a DeployItem (deployer.ConfigObject). Items are
 // previewed up to GOMAXPROCS at a time: rendering charts is CPU work.
 func (r Runner) Preview(ctx context.Context, tree *engine.RenderedTree, prev *engine.Snapshot, opts PreviewOptions) []ItemText {
 	return r.preview(ctx, engine.PreviewItems(tree, prev), opts)
@@ -124,7 +124,7 @@ func (r Runner) previewObjects(ctx context.Context, req deployer.PreviewRequest)
 			return pv.Objects, err
 		}
 	}
-	o, err := preview.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
+	o, err := deployer.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -154,9 +154,9 @@ func (r Runner) Live(ctx context.Context, snap *engine.Snapshot, texts map[strin
 func (s *serverPreview) live(ctx context.Context, renderer *preview.Renderer, item deployer.Item, text string) (LiveText, bool) {
 	docs := preview.Documents(text)
 	refs := make([]deployer.ObjectRef, len(docs))
-	notes := map[preview.Ref]string{}
+	notes := map[deployer.ObjectRef]string{}
 	for i, d := range docs {
-		refs[i] = deployer.ObjectRef{APIVersion: d.Ref.APIVersion, Kind: d.Ref.Kind, Namespace: d.Ref.Namespace, Name: d.Ref.Name}
+		refs[i] = d.Ref
 		notes[d.Ref] = d.Note
 	}
 	var objs []deployer.PreviewObject
@@ -171,18 +171,11 @@ func (s *serverPreview) live(ctx context.Context, renderer *preview.Renderer, it
 		return LiveText{ID: item.ID, Err: err}, true
 	}
 	for i, o := range objs {
-		objs[i].Note = notes[refOfObject(o.Object)]
+		objs[i].Note = notes[deployer.RefOf(o.Object).Named()]
 	}
 	texts, err := renderer.Item(item.ID, objs)
 	if err != nil {
 		return LiveText{ID: item.ID, Err: err}, true
 	}
 	return LiveText{ID: item.ID, Text: preview.Join(preview.ItemPrefix(item.ID), texts)}, true
-}
-
-// refOfObject is the preview ref of a decoded object.
-func refOfObject(obj map[string]any) preview.Ref {
-	md, _ := obj["metadata"].(map[string]any)
-	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-	return preview.Ref{APIVersion: str(obj, "apiVersion"), Kind: str(obj, "kind"), Namespace: str(md, "namespace"), Name: str(md, "name")}
 }

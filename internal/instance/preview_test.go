@@ -101,7 +101,7 @@ func previewRunner() Runner {
 // and the password in the URL masked), a mock item its configuration;
 // Skip leaves items out; the same input gives the same bytes.
 func TestPreview_Local(t *testing.T) {
-	tree, err := engine.Render(previewSpec(t, "hunter2hunter2"), nil)
+	tree, err := engine.Render(context.Background(), previewSpec(t, "hunter2hunter2"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestPreview_Local(t *testing.T) {
 // does not answer, the item shows its offline preview and says why,
 // within the timeout.
 func TestPreview_ServerUnreachable(t *testing.T) {
-	tree, err := engine.Render(previewSpec(t, "hunter2hunter2"), nil)
+	tree, err := engine.Render(context.Background(), previewSpec(t, "hunter2hunter2"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestPreviewRecorded(t *testing.T) {
 	ctx := context.Background()
 	r := mockRunner()
 	spec := twoItems(t, "Succeeded", false)
-	tree, err := engine.Render(spec, nil)
+	tree, err := engine.Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
-// Deploy item types of Landscaper's deployers.
-const (
-	ManifestType = "landscaper.gardener.cloud/kubernetes-manifest"
-	HelmType     = "landscaper.gardener.cloud/helm"
-)
-
 // wireProviderStatus is the providerStatus of the manifest deployer
 // (v1alpha2: entries with policy and resource; v1alpha1: bare
 // references) and of the Helm deployer (as v1alpha2).
@@ -47,9 +41,9 @@ const manifestV1alpha1 = "manifest.deployer.landscaper.gardener.cloud/v1alpha1"
 // the Helm release and the label on the objects.
 func deployed(item *DeployItem) error {
 	switch item.Type {
-	case ManifestType:
+	case deployer.ManifestType:
 		item.OwnerLabel = Label{Key: deployer.LandscaperManifestItemLabel, Value: item.ObjectRef.Name}
-	case HelmType:
+	case deployer.HelmType:
 		var c struct {
 			Name           string `json:"name"`
 			Namespace      string `json:"namespace"`

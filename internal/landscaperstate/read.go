@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // Read reads the root Installation namespace/name from the host cluster
@@ -58,7 +59,7 @@ type reader struct {
 	h         *hostObjects
 	namespace string
 	records   records
-	objects   []ObjectRef
+	objects   []deployer.ObjectRef
 	// secretNames are the Secrets to read; deferred fill in what needs them.
 	secretNames []string
 	deferred    []func(map[string]secretData) error
@@ -188,7 +189,7 @@ func (r *reader) execution(w *wireInstallation) (*Execution, error) {
 		if do == nil {
 			return nil, fmt.Errorf("%s: status.exportRef: DataObject %q not found", ref, er.Name)
 		}
-		r.objects = append(r.objects, refOf(do))
+		r.objects = append(r.objects, deployer.RefOf(do.Object))
 		exec.Exports = dataOf(do)
 	}
 	templates, err := e.templates()
@@ -271,7 +272,7 @@ func (r *reader) deployItem(w *wireDeployItem, t wireTemplate) (*DeployItem, err
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
 	if er := w.Status.ExportRef; er != nil {
-		r.objects = append(r.objects, ObjectRef{APIVersion: "v1", Kind: "Secret", Namespace: r.namespace, Name: er.Name})
+		r.objects = append(r.objects, deployer.ObjectRef{APIVersion: "v1", Kind: "Secret", Namespace: r.namespace, Name: er.Name})
 		r.needSecret(er.Name, func(s map[string]secretData) error {
 			data := s[er.Name]
 			if data == nil {
@@ -299,7 +300,7 @@ type contextRecords struct {
 	imports         map[string]json.RawMessage
 	exports         map[string]json.RawMessage
 	importedTargets map[string][]*unstructured.Unstructured
-	objects         []ObjectRef
+	objects         []deployer.ObjectRef
 }
 
 func (rs records) of(ctx string) *contextRecords {
@@ -330,11 +331,11 @@ func indexRecords(h *hostObjects) records {
 		case "import":
 			c := rs.at(l[labelDOContext])
 			c.imports[l[labelDOKey]] = dataOf(do)
-			c.objects = append(c.objects, refOf(do))
+			c.objects = append(c.objects, deployer.RefOf(do.Object))
 		case "export":
 			c := rs.at(l[labelDOSource])
 			c.exports[l[labelDOKey]] = dataOf(do)
-			c.objects = append(c.objects, refOf(do))
+			c.objects = append(c.objects, deployer.RefOf(do.Object))
 		}
 	}
 	for _, t := range h.targets {
@@ -343,9 +344,9 @@ func indexRecords(h *hostObjects) records {
 		case "import":
 			c := rs.at(l[labelDOContext])
 			c.importedTargets[l[labelDOKey]] = append(c.importedTargets[l[labelDOKey]], t)
-			c.objects = append(c.objects, refOf(t))
+			c.objects = append(c.objects, deployer.RefOf(t.Object))
 		case "export":
-			rs.at(l[labelDOSource]).objects = append(rs.at(l[labelDOSource]).objects, refOf(t))
+			rs.at(l[labelDOSource]).objects = append(rs.at(l[labelDOSource]).objects, deployer.RefOf(t.Object))
 		}
 	}
 	for _, c := range rs {

@@ -1,6 +1,7 @@
 package landscaperstate_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -38,7 +39,7 @@ func TestRecorded_ManifestRendersWhatLandscaperRendered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree, err := engine.Render(engine.RootSpec{Name: root.Name, Blueprint: bp, Component: comp, Imports: root.Imports,
+		tree, err := engine.Render(context.Background(), engine.RootSpec{Name: root.Name, Blueprint: bp, Component: comp, Imports: root.Imports,
 			ImportDataMappings: root.ImportDataMappings, ExportDataMappings: root.ExportDataMappings}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package landscaperstate
 import (
 	"errors"
 	"fmt"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // Settled returns nil when Landscaper finished the landscape
@@ -14,7 +15,7 @@ import (
 // not match what the objects say.
 func (l *Landscape) Settled() error {
 	var errs []error
-	check := func(ref ObjectRef, phase, job, finished, lastError string) {
+	check := func(ref deployer.ObjectRef, phase, job, finished, lastError string) {
 		switch {
 		case phase != "Succeeded":
 			msg := fmt.Sprintf("%s is in phase %q, not Succeeded", ref, phase)

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // target converts a Target object; a config in a Secret is filled in
@@ -20,7 +21,7 @@ func (r *reader) target(u *unstructured.Unstructured) (*api.Target, error) {
 		Metadata: api.ObjectMeta{Name: w.Metadata.Name, Namespace: w.Metadata.Namespace, Labels: w.Metadata.Labels, Annotations: w.Metadata.Annotations},
 		Spec:     api.TargetSpec{Type: w.Spec.Type, Config: w.Spec.Config}}
 	if sr := w.Spec.SecretRef; sr != nil {
-		ref := refOf(u)
+		ref := deployer.RefOf(u.Object)
 		r.needSecret(sr.Name, func(s map[string]secretData) error {
 			config, err := secretConfig(s[sr.Name], sr.Key, w.Spec.Type)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // Landscape is one root Installation and everything Landscaper made for
@@ -26,12 +27,12 @@ type Landscape struct {
 	// record of this landscape (Installations, Executions, DeployItems,
 	// the DataObjects and Targets they made, export Secrets), in no
 	// particular order; what a migration leaves behind or removes.
-	Objects []ObjectRef
+	Objects []deployer.ObjectRef
 }
 
 // Installation is a root or subinstallation.
 type Installation struct {
-	ObjectRef
+	deployer.ObjectRef
 	// SpecName is a subinstallation's name in its parent's blueprint
 	// ("" for the root).
 	SpecName string
@@ -61,7 +62,7 @@ type Installation struct {
 
 // Execution is an installation's Execution.
 type Execution struct {
-	ObjectRef
+	deployer.ObjectRef
 	Phase, JobID, JobIDFinished string
 	// DeployItems in the order of the Execution's templates.
 	DeployItems []*DeployItem
@@ -76,7 +77,7 @@ type Execution struct {
 // DeployItem is one deploy item: what it was told to deploy and what its
 // deployer recorded as deployed.
 type DeployItem struct {
-	ObjectRef
+	deployer.ObjectRef
 	// Name is the item's name in its blueprint.
 	Name string
 	Type string
@@ -135,15 +136,6 @@ type HelmRelease struct {
 
 // Label is a label key and value.
 type Label struct{ Key, Value string }
-
-// ObjectRef names one host-cluster object.
-type ObjectRef struct {
-	APIVersion, Kind, Namespace, Name string
-	UID, ResourceVersion              string
-}
-
-// String is "Kind namespace/name", the form errors use.
-func (r ObjectRef) String() string { return r.Kind + " " + r.Namespace + "/" + r.Name }
 
 // Walk calls fn for inst and every installation below it, parents first.
 func (inst *Installation) Walk(fn func(*Installation)) {

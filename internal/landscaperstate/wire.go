@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // The fields of Landscaper's v1alpha1 objects the reader uses. Their JSON
@@ -167,10 +168,10 @@ type wireTarget struct {
 func decodeInto(u *unstructured.Unstructured, into any) error {
 	raw, err := json.Marshal(u.Object)
 	if err != nil {
-		return fmt.Errorf("%s: %w", refOf(u), err)
+		return fmt.Errorf("%s: %w", deployer.RefOf(u.Object), err)
 	}
 	if err := json.Unmarshal(raw, into); err != nil {
-		return fmt.Errorf("%s: %s", refOf(u), jsonErrorWithoutValues(err))
+		return fmt.Errorf("%s: %s", deployer.RefOf(u.Object), jsonErrorWithoutValues(err))
 	}
 	return nil
 }
@@ -189,13 +190,8 @@ func jsonErrorWithoutValues(err error) string {
 	return "cannot be decoded"
 }
 
-func refOf(u *unstructured.Unstructured) ObjectRef {
-	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName(),
-		UID: string(u.GetUID()), ResourceVersion: u.GetResourceVersion()}
-}
-
-func (m wireMeta) ref(kind string) ObjectRef {
-	return ObjectRef{APIVersion: APIVersion, Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, ResourceVersion: m.ResourceVersion}
+func (m wireMeta) ref(kind string) deployer.ObjectRef {
+	return deployer.ObjectRef{APIVersion: APIVersion, Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID}
 }
 
 // controller returns the name of the object's controlling owner of kind.

@@ -1,6 +1,7 @@
 package landscaperyaml
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestConvert_Examples(t *testing.T) {
 // rendered renders a spec and returns its deploy items by ID.
 func rendered(t *testing.T, spec engine.RootSpec) map[string]engine.RenderedItem {
 	t.Helper()
-	tree, err := engine.Render(spec, nil)
+	tree, err := engine.Render(context.Background(), spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

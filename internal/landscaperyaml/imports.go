@@ -1,7 +1,6 @@
 package landscaperyaml
 
 import (
-	"bytes"
 	"crypto/sha1" // Landscaper names data objects with it; not used for security
 	"encoding/base32"
 	"encoding/json"
@@ -105,10 +104,8 @@ func plainValue(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := api.DecodeExact(raw, &v, api.AllowTrailing); err != nil {
 		return nil, errors.New("not valid JSON")
 	}
 	return api.MapNumbers(v, api.ExactNumber), nil // integers beyond int64 keep their digits

@@ -50,7 +50,7 @@ func (r *Renderer) Item(itemID string, objs []deployer.PreviewObject) (map[strin
 		}
 		text, err := r.object(key, ref, o)
 		if err != nil {
-			return nil, fmt.Errorf("deploy item %s: %s: %w", itemID, ref, err)
+			return nil, fmt.Errorf("deploy item %s: %s: %w", itemID, ref.Versioned(), err)
 		}
 		out[key] = text
 	}
@@ -88,7 +88,7 @@ func Join(prefix string, texts map[string]string) string {
 const MaxObjectText = 256 << 10
 
 // summary is the text of an object larger than MaxObjectText.
-func summary(note string, ref Ref, text string) string {
+func summary(note string, ref deployer.ObjectRef, text string) string {
 	sum := sha256.Sum256([]byte(text))
 	var b strings.Builder
 	for _, line := range strings.Split(note, "\n") {
@@ -110,7 +110,7 @@ func summary(note string, ref Ref, text string) string {
 // except that "name" leads in maps that are list items (containers,
 // ports …). Multi-line strings are literal blocks, so a plan diffs them
 // line by line.
-func (r *Renderer) object(key string, ref Ref, o deployer.PreviewObject) (string, error) {
+func (r *Renderer) object(key string, ref deployer.ObjectRef, o deployer.PreviewObject) (string, error) {
 	obj, err := normalize(o.Object)
 	if err != nil {
 		return "", err

@@ -166,7 +166,7 @@ func TestItem_Refs(t *testing.T) {
 // TestConfigObject: an item whose deployer cannot preview is shown by its
 // spec, so a changed configuration field shows as that field.
 func TestConfigObject(t *testing.T) {
-	o, err := ConfigObject("job", "example.com/terraform", json.RawMessage(`{"vars":{"size":12345678901234567890},"module":"m"}`))
+	o, err := deployer.ConfigObject("job", "example.com/terraform", json.RawMessage(`{"vars":{"size":12345678901234567890},"module":"m"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ spec:
 	if text := got["root/app: landscaper.gardener.cloud/v1alpha1 DeployItem job"]; text != want {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
-	if _, err := ConfigObject("job", "t", json.RawMessage(`{`)); err == nil {
+	if _, err := deployer.ConfigObject("job", "t", json.RawMessage(`{`)); err == nil {
 		t.Error("a broken config was accepted")
 	}
 }

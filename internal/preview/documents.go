@@ -1,13 +1,14 @@
 package preview
 
 import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"strings"
 )
 
 // Document is one object of an item's text (Join): its ref, read back
 // from its header, and its note.
 type Document struct {
-	Ref  Ref
+	Ref  deployer.ObjectRef
 	Note string
 }
 
@@ -26,7 +27,7 @@ func Documents(text string) []Document {
 		if len(f) < 3 {
 			continue
 		}
-		r := Ref{APIVersion: f[0], Kind: f[1], Name: f[2]}
+		r := deployer.ObjectRef{APIVersion: f[0], Kind: f[1], Name: f[2]}
 		if ns, name, found := strings.Cut(f[2], "/"); found {
 			r.Namespace, r.Name = ns, name
 		}

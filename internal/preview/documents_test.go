@@ -22,9 +22,9 @@ func TestDocuments(t *testing.T) {
 	}
 	got := Documents(Join(ItemPrefix("root/item"), texts))
 	want := []Document{
-		{Ref: Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a"}, Note: "policy: keep (never deleted)\nsecond line"},
-		{Ref: Ref{APIVersion: "v1", Kind: "Namespace", Name: "ns"}},
-		{Ref: Ref{APIVersion: "v1", Kind: "Namespace", Name: "ns"}, Note: "helm hook: pre-install"},
+		{Ref: deployer.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a"}, Note: "policy: keep (never deleted)\nsecond line"},
+		{Ref: deployer.ObjectRef{APIVersion: "v1", Kind: "Namespace", Name: "ns"}},
+		{Ref: deployer.ObjectRef{APIVersion: "v1", Kind: "Namespace", Name: "ns"}, Note: "helm hook: pre-install"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("documents\n got %+v\nwant %+v", got, want)

@@ -25,7 +25,7 @@ type masker struct {
 
 // isSecret reports whether obj is a core Secret, whose data and
 // stringData are shown as keys with markers only.
-func isSecret(r Ref) bool { return r.APIVersion == "v1" && r.Kind == "Secret" }
+func isSecret(r deployer.ObjectRef) bool { return r.APIVersion == "v1" && r.Kind == "Secret" }
 
 // secretData folds a Secret's stringData into its data, as the API
 // server does (stringData wins), and returns each key's plain value:

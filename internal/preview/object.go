@@ -1,69 +1,31 @@
 package preview
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
-// Ref names one object: what kubectl shows, with the apiVersion, since two
-// versions of one kind are two different documents to a reader.
-type Ref struct {
-	APIVersion, Kind, Namespace, Name string
-}
-
-// String is "apps/v1 Deployment ns/name", or "v1 Namespace name" for an
-// object without a namespace.
-func (r Ref) String() string {
-	if r.Namespace == "" {
-		return r.APIVersion + " " + r.Kind + " " + r.Name
-	}
-	return r.APIVersion + " " + r.Kind + " " + r.Namespace + "/" + r.Name
-}
-
-// Key is an object's key in the plan's map of objects: "<item ID>: <ref>".
-// Item IDs and object names hold no ": ", so a key names one object.
-func Key(itemID string, r Ref) string { return itemID + ": " + r.String() }
+// Key is an object's key in the plan's map of objects: "<item ID>: <ref>"
+// with the ref as "apps/v1 Deployment ns/name" (deployer.ObjectRef's
+// Versioned: what kubectl shows, with the apiVersion, since two versions
+// of one kind are two different documents to a reader). Item IDs and
+// object names hold no ": ", so a key names one object.
+func Key(itemID string, r deployer.ObjectRef) string { return itemID + ": " + r.Versioned() }
 
 // ItemPrefix is what every key of the item's objects starts with.
 func ItemPrefix(itemID string) string { return itemID + ": " }
 
 // refOf reads an object's ref; an object without apiVersion, kind or name
 // cannot be shown as one of an item's objects.
-func refOf(obj map[string]any) (Ref, error) {
-	md, _ := obj["metadata"].(map[string]any)
-	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-	r := Ref{APIVersion: str(obj, "apiVersion"), Kind: str(obj, "kind"), Namespace: str(md, "namespace"), Name: str(md, "name")}
+func refOf(obj map[string]any) (deployer.ObjectRef, error) {
+	r := deployer.RefOf(obj).Named()
 	if r.APIVersion == "" || r.Kind == "" || r.Name == "" {
-		return r, fmt.Errorf("an object without apiVersion, kind or metadata.name (%s)", r)
+		return r, fmt.Errorf("an object without apiVersion, kind or metadata.name (%s)", r.Versioned())
 	}
 	return r, nil
-}
-
-// DeployItemAPIVersion and DeployItemKind describe an item whose deployer
-// cannot preview its objects (ConfigObject).
-const (
-	DeployItemAPIVersion = "landscaper.gardener.cloud/v1alpha1"
-	DeployItemKind       = "DeployItem"
-)
-
-// ConfigObject describes a deploy item by its configuration, for a
-// deployer that is no deployer.Previewer: the plan then shows which
-// fields of the item's spec change.
-func ConfigObject(name, itemType string, config json.RawMessage) (deployer.PreviewObject, error) {
-	var cfg any
-	if len(bytes.TrimSpace(config)) > 0 {
-		if err := unmarshalExact(config, &cfg); err != nil {
-			return deployer.PreviewObject{}, fmt.Errorf("deploy item %q: config: %w", name, err)
-		}
-	}
-	return deployer.PreviewObject{Object: map[string]any{
-		"apiVersion": DeployItemAPIVersion, "kind": DeployItemKind,
-		"metadata": map[string]any{"name": name},
-		"spec":     map[string]any{"type": itemType, "config": cfg},
-	}}, nil
 }
 
 // normalize returns obj as plain JSON values (maps, slices, strings,
@@ -85,7 +47,7 @@ func normalize(obj map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	var out map[string]any
-	return out, unmarshalExact(b, &out)
+	return out, api.DecodeExact(b, &out, api.AllowTrailing)
 }
 
 // plainJSON reports whether v holds only what the encoder takes as it is.
@@ -109,10 +71,4 @@ func plainJSON(v any) bool {
 		return true
 	}
 	return false
-}
-
-func unmarshalExact(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return dec.Decode(v)
 }

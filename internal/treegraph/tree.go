@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
@@ -73,7 +72,7 @@ func FromRendered(root string, rendered *engine.RenderedTree) *Tree {
 	for _, it := range rendered.Items {
 		in := b.installation(it.Installation)
 		ex := b.execution(in, it.Execution)
-		item := &Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: selector(it.Target)}
+		item := &Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: it.Target.Expression()}
 		for _, d := range it.DependsOn {
 			item.DependsOn = append(item.DependsOn, it.Installation+"/"+d)
 		}
@@ -159,22 +158,6 @@ func flows(byPath map[string]*Installation, refs map[string]engine.RenderedInsta
 		}
 	}
 	return out
-}
-
-// selector shows a target selector as the provider's attributes do:
-// "cluster", "clusters[0]", `regions["eu"]`.
-func selector(s *api.TargetSelector) string {
-	switch {
-	case s == nil:
-		return ""
-	case s.Index != nil:
-		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
-	case s.Key != "":
-		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
-	case s.Import != "":
-		return s.Import
-	}
-	return s.Name
 }
 
 // shortType drops Landscaper's own prefix from a deploy item type.

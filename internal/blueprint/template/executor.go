@@ -60,8 +60,7 @@ type Request struct {
 	// Cluster lets getServiceAccountKubeconfig reach a target's cluster;
 	// nil (plan-time renders) makes it an error (see clusterfuncs.go).
 	Cluster ClusterAccess
-	// Limits bound the execution; zero means the limits Context carries
-	// (WithLimits), or DefaultLimits.
+	// Limits bound the execution; zero fields are DefaultLimits'.
 	Limits Limits
 }
 
@@ -101,11 +100,7 @@ func (r Request) withDefaults() Request {
 	if r.Context == nil {
 		r.Context = context.Background()
 	}
-	if r.Limits == (Limits{}) {
-		r.Limits = LimitsFrom(r.Context)
-	} else {
-		r.Limits = r.Limits.WithDefaults()
-	}
+	r.Limits = r.Limits.WithDefaults()
 	return r
 }
 

@@ -72,23 +72,6 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-type limitsKey struct{}
-
-// WithLimits returns ctx carrying l for every execution rendered under it.
-func WithLimits(ctx context.Context, l Limits) context.Context {
-	return context.WithValue(ctx, limitsKey{}, l)
-}
-
-// LimitsFrom returns the limits ctx carries, defaults filled in.
-func LimitsFrom(ctx context.Context) Limits {
-	if ctx != nil {
-		if l, ok := ctx.Value(limitsKey{}).(Limits); ok {
-			return l.WithDefaults()
-		}
-	}
-	return DefaultLimits()
-}
-
 // ErrLimit is wrapped by every error that reports an exceeded limit.
 var ErrLimit = errors.New("render limit exceeded")
 

@@ -15,16 +15,16 @@ import (
 // exportDataMappings; field names them in errors): each mapping is a Spiff
 // template of its own over values, without file access. A
 // subinstallation's mappings come from its parent's blueprint, so they run
-// in the sandbox like every other Spiff template. ctx carries the limits
-// (WithLimits) and ends the evaluation.
-func SpiffMappings(ctx context.Context, field string, mappings map[string]json.RawMessage, values map[string]any) (map[string]any, error) {
+// in the sandbox like every other Spiff template, bounded by limits (zero
+// fields: DefaultLimits'); ctx ends the evaluation.
+func SpiffMappings(ctx context.Context, limits Limits, field string, mappings map[string]json.RawMessage, values map[string]any) (map[string]any, error) {
 	if len(mappings) == 0 {
 		return map[string]any{}, nil
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	limits := LimitsFrom(ctx)
+	limits = limits.WithDefaults()
 	for key, raw := range mappings {
 		if err := CheckYAMLAliases(fmt.Sprintf("%s %q", field, key), raw, limits.MaxYAMLNodes); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package template
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/mandelsoft/spiff/dynaml"
 	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
@@ -128,9 +128,7 @@ func bounded(res sandboxResult, l Limits) sandboxResult {
 }
 
 func unmarshalNumbers(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	return dec.Decode(v)
+	return api.DecodeExact(data, v, api.AllowTrailing)
 }
 
 // parentConn is the child's side of the conversation.

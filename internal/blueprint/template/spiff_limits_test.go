@@ -19,8 +19,7 @@ func TestSpiff_OutputBoundedByMaxBytes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "max_bytes") || !strings.Contains(err.Error(), `deploy execution "t"`) {
 		t.Errorf("execution: want a max_bytes error naming the execution, got %.300v", err)
 	}
-	ctx := WithLimits(context.Background(), small)
-	_, err = SpiffMappings(ctx, "importDataMappings", map[string]json.RawMessage{"m": spiffDoublingJSON(9)}, nil)
+	_, err = SpiffMappings(context.Background(), small, "importDataMappings", map[string]json.RawMessage{"m": spiffDoublingJSON(9)}, nil)
 	if err == nil || !strings.Contains(err.Error(), "max_bytes") || !strings.Contains(err.Error(), "importDataMappings") {
 		t.Errorf("mapping: want a max_bytes error naming the field, got %.300v", err)
 	}

@@ -90,7 +90,7 @@ func KubernetesTarget(t testing.TB, kubeconfig string) *api.Target {
 func (f *fixture) item(t *testing.T, config json.RawMessage, timeout time.Duration) deployer.Item {
 	return deployer.Item{
 		ID: "conformance/" + t.Name(), Name: "conformance", Type: f.h.Type, Target: f.target,
-		Config: config, Timeout: timeout, ProviderStatus: f.status, Files: f.h.Files,
+		Config: config, Timeouts: deployer.Timeouts{Progressing: timeout}, ProviderStatus: f.status, Files: f.h.Files,
 	}
 }
 

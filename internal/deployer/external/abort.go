@@ -9,7 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -17,14 +20,20 @@ import (
 // context ended (the abort request and the final status).
 const maxEndWrites = 5 * time.Second
 
-// abortBudget splits the call's abort timeout (deployer.Item.AbortTimeout,
-// the time the engine gives the call once its context ended): the
+// abortBudget is the time a stop of the job may take, split: the
 // deployer gets the first part to stop and end the job itself, this side
-// keeps the rest to end the job without it, so the job is over before
-// the engine gives the call up.
-func abortBudget(total time.Duration) (deployerWait, endWrites time.Duration) {
+// keeps the rest to end the job without it. After the engine ended the
+// call's context, the engine measures the abort timeout and says until
+// when (deployer.AbortDeadline), so the job is over before the engine
+// gives the call up; when this side stops the job at its own timeout, it
+// measures the abort timeout (deployer.Timeouts.Abort) from now.
+func (j *job) abortBudget(ctx context.Context) (deployerWait, endWrites time.Duration) {
+	total := j.timeouts.Abort
 	if total <= 0 {
-		total = DefaultAbortTimeout
+		total = api.DefaultAbortTimeout
+	}
+	if deadline, ok := deployer.AbortDeadline(ctx); ok && ctx.Err() != nil {
+		total = max(0, time.Until(deadline))
 	}
 	endWrites = min(maxEndWrites, total/2)
 	return total - endWrites, endWrites
@@ -38,7 +47,8 @@ func abortBudget(total time.Duration) (deployerWait, endWrites time.Duration) {
 // checks for interruption stop and drop its result. Either way the job
 // is over when abort returns, and it returns a terminal error.
 func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes <-chan change, reason, why string) (outcome, error) {
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), j.abortWait+j.endBudget)
+	abortWait, endWrites := j.abortBudget(ctx)
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortWait+endWrites)
 	defer cancel()
 	name := describe(cur)
 	// The watch may lag behind the deployer (a loaded client waits on its
@@ -50,8 +60,8 @@ func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes
 		}
 		cur = live
 	}
-	if statusOf(cur).pickedUp(j.id) && j.abortWait > 0 {
-		stopped, err := j.requestAbort(actx, cur, changes)
+	if statusOf(cur).pickedUp(j.id) && abortWait > 0 {
+		stopped, err := j.requestAbort(actx, cur, changes, abortWait)
 		if err != nil || stopped.gone || statusOf(stopped.obj).finished(j.id) {
 			return stopped, abortError(reason, name, why, stopped, err)
 		}
@@ -66,14 +76,15 @@ func (j *job) abort(ctx context.Context, cur *unstructured.Unstructured, changes
 	}
 	how := "no deployer had picked the job up"
 	if statusOf(cur).pickedUp(j.id) {
-		how = fmt.Sprintf("the deployer did not stop within %s of the abort timeout, so the job was ended without it; what it does from now on is not recorded", j.abortWait)
+		how = fmt.Sprintf("the deployer did not stop within %s of the abort timeout, so the job was ended without it; what it does from now on is not recorded", abortWait)
 	}
 	return ended, failure.Terminalf(reason, "%s: %s; %s", name, why, how)
 }
 
-// requestAbort writes the abort request and waits, up to the abort
-// timeout, for the deployer to end the job (or for the object to go).
-func (j *job) requestAbort(ctx context.Context, cur *unstructured.Unstructured, changes <-chan change) (outcome, error) {
+// requestAbort writes the abort request and waits, up to wait (its part
+// of the abort timeout), for the deployer to end the job (or for the
+// object to go).
+func (j *job) requestAbort(ctx context.Context, cur *unstructured.Unstructured, changes <-chan change, wait time.Duration) (outcome, error) {
 	now := time.Now().UTC().Format(time.RFC3339)
 	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q,%q:%q}}}`, AnnotationOperation, OperationAbort, AnnotationAbortTime, now)
 	if _, err := j.res.Patch(ctx, cur.GetName(), types.MergePatchType, patch, metav1.PatchOptions{FieldManager: fieldManager}); err != nil {
@@ -82,7 +93,7 @@ func (j *job) requestAbort(ctx context.Context, cur *unstructured.Unstructured, 
 		}
 		return outcome{obj: cur}, nil // the end of the job does not depend on the request
 	}
-	deadline := time.NewTimer(j.abortWait)
+	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
 		if statusOf(cur).finished(j.id) {
@@ -123,7 +134,7 @@ func abortError(reason, name, why string, o outcome, err error) error {
 }
 
 func codesFor(reason string) []string {
-	if reason == ReasonInterrupted {
+	if reason == failure.ReasonInterrupted {
 		return nil
 	}
 	return []string{codeTimeout}
@@ -134,55 +145,75 @@ func codesFor(reason string) []string {
 // — written only while the job is still open, and with unpicked only
 // while no deployer has picked it up. It tells whether it wrote.
 func (j *job) end(ctx context.Context, cur *unstructured.Unstructured, unpicked bool, reason, operation, message string, codes ...string) (outcome, bool, error) {
-	for attempt := 0; ; attempt++ {
+	var out outcome
+	wrote := false
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if out.obj != nil { // a conflict: end the job as it is now
+			live, err := get(ctx, j.res, cur.GetName())
+			switch {
+			case err != nil:
+				return err
+			case live == nil:
+				out = outcome{gone: true}
+				return nil
+			}
+			cur = live
+		}
+		out = outcome{obj: cur}
 		st := statusOf(cur)
 		if st.finished(j.id) || (unpicked && st.pickedUp(j.id)) {
-			return outcome{obj: cur}, false, nil
+			return nil
 		}
-		obj := cur.DeepCopy()
-		status, _ := obj.Object["status"].(map[string]any)
-		if status == nil {
-			status = map[string]any{}
-		}
-		now := time.Now().UTC().Format(time.RFC3339)
-		phase := phaseFailed
-		if obj.GetDeletionTimestamp() != nil {
-			phase = phaseDeleteFailed
-		}
-		lastError := map[string]any{"operation": operation, "reason": reason, "message": message,
-			"lastTransitionTime": now, "lastUpdateTime": now}
-		if len(codes) > 0 {
-			c := make([]any, len(codes))
-			for i, code := range codes {
-				c[i] = code
-			}
-			lastError["codes"] = c
-		}
-		status["phase"], status["jobIDFinished"], status["lastError"] = phase, j.id, lastError
-		status["observedGeneration"] = obj.GetGeneration()
-		times, _ := status["transitionTimes"].(map[string]any)
-		if times == nil {
-			times = map[string]any{}
-		}
-		times["finishedTime"] = now
-		status["transitionTimes"] = times
-		obj.Object["status"] = status
-		written, err := j.res.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: fieldManager})
+		written, err := j.res.UpdateStatus(ctx, endedBy(cur, j.id, reason, operation, message, codes), metav1.UpdateOptions{FieldManager: fieldManager})
 		switch {
 		case err == nil:
-			return outcome{obj: written}, true, nil
+			out, wrote = outcome{obj: written}, true
 		case apierrors.IsNotFound(err):
-			return outcome{gone: true}, false, nil
-		case !apierrors.IsConflict(err) || attempt >= 4:
-			return outcome{obj: cur}, false, fmt.Errorf("ending the job on %s: %w", describe(cur), err)
+			out, err = outcome{gone: true}, nil
+		case apierrors.IsConflict(err):
+			// read again before the next try
+		default:
+			err = fmt.Errorf("ending the job on %s: %w", describe(cur), err)
 		}
-		live, err := get(ctx, j.res, cur.GetName())
-		if err != nil {
-			return outcome{obj: cur}, false, err
-		}
-		if live == nil {
-			return outcome{gone: true}, false, nil
-		}
-		cur = live
+		return err
+	})
+	if apierrors.IsConflict(err) {
+		err = fmt.Errorf("ending the job on %s: %w", describe(cur), err)
 	}
+	return out, wrote, err
+}
+
+// endedBy is cur with job id ended from this side: the failure phase of
+// the item (DeleteFailed while it is being deleted), jobIDFinished and
+// lastError.
+func endedBy(cur *unstructured.Unstructured, id, reason, operation, message string, codes []string) *unstructured.Unstructured {
+	obj := cur.DeepCopy()
+	status, _ := obj.Object["status"].(map[string]any)
+	if status == nil {
+		status = map[string]any{}
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	phase := phaseFailed
+	if obj.GetDeletionTimestamp() != nil {
+		phase = phaseDeleteFailed
+	}
+	lastError := map[string]any{"operation": operation, "reason": reason, "message": message,
+		"lastTransitionTime": now, "lastUpdateTime": now}
+	if len(codes) > 0 {
+		c := make([]any, len(codes))
+		for i, code := range codes {
+			c[i] = code
+		}
+		lastError["codes"] = c
+	}
+	status["phase"], status["jobIDFinished"], status["lastError"] = phase, id, lastError
+	status["observedGeneration"] = obj.GetGeneration()
+	times, _ := status["transitionTimes"].(map[string]any)
+	if times == nil {
+		times = map[string]any{}
+	}
+	times["finishedTime"] = now
+	status["transitionTimes"] = times
+	obj.Object["status"] = status
+	return obj
 }

@@ -26,7 +26,7 @@ import (
 func testHandedOver(t *testing.T, w *world) {
 	const reference = "ref-1"
 	kubeconfig := localcluster.Kubeconfig(t)
-	d := external.New(external.Options{Client: w.client, Namespace: w.namespace, PickupTimeout: pickupTimeout,
+	d := external.New(external.Options{Client: w.client, Namespace: w.namespace,
 		Kubeconfig: func(tg *api.Target) (string, bool, error) {
 			if tg.Metadata.Annotations[api.KubeconfigFromProviderAnnotation] != reference {
 				return "", false, errors.New("not the provider's target")

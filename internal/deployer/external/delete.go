@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -90,7 +91,7 @@ func (d *Deployer) deleteItem(ctx context.Context, item deployer.Item, res dynam
 		if !withoutUninstall && statusOf(live).everReconciled() {
 			return d.deletionJob(ctx, item, res, live)
 		}
-		next, err := d.forget(ctx, res, live)
+		next, err := d.forget(ctx, res, live, item)
 		if err != nil || next == nil {
 			return err
 		}
@@ -113,13 +114,13 @@ func (d *Deployer) deletionJob(ctx context.Context, item deployer.Item, res dyna
 		return jobError(out.obj, st)
 	}
 	// The deployer is done; another finalizer still holds the object.
-	return waitGone(ctx, res, out.obj)
+	return waitGone(ctx, res, out.obj, item)
 }
 
 // forget removes Landscaper's finalizer from a DeployItem being deleted
-// and waits until it is gone. A conflict returns the item as it is now,
-// for the caller to decide again; nil: it is gone.
-func (d *Deployer) forget(ctx context.Context, res dynamic.ResourceInterface, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+// and waits until it is gone (waitGone). A conflict returns the item as
+// it is now, for the caller to decide again; nil: it is gone.
+func (d *Deployer) forget(ctx context.Context, res dynamic.ResourceInterface, live *unstructured.Unstructured, item deployer.Item) (*unstructured.Unstructured, error) {
 	if i := slices.Index(live.GetFinalizers(), Finalizer); i >= 0 {
 		obj := live.DeepCopy()
 		obj.SetFinalizers(slices.Delete(slices.Clone(live.GetFinalizers()), i, i+1))
@@ -133,12 +134,15 @@ func (d *Deployer) forget(ctx context.Context, res dynamic.ResourceInterface, li
 			return nil, fmt.Errorf("removing the finalizer of %s: %w", describe(live), err)
 		}
 	}
-	return nil, waitGone(ctx, res, live)
+	return nil, waitGone(ctx, res, live, item)
 }
 
 // waitGone returns once obj no longer exists (other finalizers may hold
-// it for a while).
-func waitGone(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured) error {
+// it for a while), or fails after item's progressing timeout, which this
+// side measures (deployer.HandsOff; 0: none). It only waits, so it gives
+// the call's parallelism slot back meanwhile.
+func waitGone(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured, item deployer.Item) error {
+	within := item.Timeouts.Progressing
 	live, err := get(ctx, res, obj.GetName())
 	if err != nil || live == nil || live.GetUID() != obj.GetUID() {
 		return err
@@ -146,14 +150,22 @@ func waitGone(ctx context.Context, res dynamic.ResourceInterface, obj *unstructu
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
 	changes := follow(fctx, res, live)
-	resume := deployer.Idle(ctx)
+	resume := item.GoIdle()
 	defer func() {
 		if ctx.Err() == nil { // a cancelled call only returns
 			resume()
 		}
 	}()
+	var timeout <-chan time.Time
+	if within > 0 {
+		t := time.NewTimer(within)
+		defer t.Stop()
+		timeout = t.C
+	}
 	for {
 		select {
+		case <-timeout:
+			return failure.Terminalf(failure.ReasonProgressingTimeout, "%s is still there after the timeout of %s (finalizers %v)", describe(live), within, live.GetFinalizers())
 		case c, open := <-changes:
 			switch {
 			case !open:

@@ -16,15 +16,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-// Defaults of Options.
-const (
-	// DefaultPickupTimeout is Landscaper's default (deployItemTimeouts.pickup).
-	DefaultPickupTimeout = 5 * time.Minute
-	// DefaultAbortTimeout is the abort timeout of a call that does not
-	// say (deployer.Item.AbortTimeout): the engine's default.
-	DefaultAbortTimeout = 30 * time.Second
-)
-
 // Options configure a Deployer.
 type Options struct {
 	// Client reaches the cluster where the DeployItems live and their
@@ -39,9 +30,6 @@ type Options struct {
 	// Namespace holds the DeployItems, Targets and Contexts ("default"
 	// if empty).
 	Namespace string
-	// PickupTimeout is how long a job may wait for a deployer to pick it
-	// up; 0: DefaultPickupTimeout, negative: no limit.
-	PickupTimeout time.Duration
 	// Kubeconfig returns the kubeconfig of a target that takes it from
 	// the provider block (true), to be written into a Secret its Target
 	// references; false: the target carries its own. Nil: such targets
@@ -59,9 +47,8 @@ type Connection struct {
 // Deployer hands deploy items to a deployer that runs in a cluster,
 // playing Landscaper's side of the deployer contract for each item.
 type Deployer struct {
-	namespace     string
-	pickupTimeout time.Duration
-	kubeconfig    func(*api.Target) (string, bool, error)
+	namespace  string
+	kubeconfig func(*api.Target) (string, bool, error)
 
 	connect func() (Connection, error)
 	once    sync.Once
@@ -73,25 +60,26 @@ type Deployer struct {
 var (
 	_ deployer.Deployer = (*Deployer)(nil)
 	_ deployer.Homed    = (*Deployer)(nil)
+	_ deployer.HandsOff = (*Deployer)(nil)
 )
 
 // New returns a Deployer with opts.
 func New(opts Options) *Deployer {
-	d := &Deployer{namespace: opts.Namespace, pickupTimeout: opts.PickupTimeout, kubeconfig: opts.Kubeconfig, connect: opts.Connect}
+	d := &Deployer{namespace: opts.Namespace, kubeconfig: opts.Kubeconfig, connect: opts.Connect}
 	if opts.Client != nil {
 		d.connect = func() (Connection, error) { return Connection{Client: opts.Client}, nil }
 	}
 	if d.namespace == "" {
 		d.namespace = "default"
 	}
-	switch {
-	case d.pickupTimeout == 0:
-		d.pickupTimeout = DefaultPickupTimeout
-	case d.pickupTimeout < 0:
-		d.pickupTimeout = 0
-	}
 	return d
 }
+
+// HandsOff implements deployer.HandsOff: every item goes to a deployer in
+// the cluster, so this side measures the item's pickup timeout and its
+// progressing timeout from the pickup (job.wait), and bounds its other
+// waits by the progressing timeout (waitGone).
+func (d *Deployer) HandsOff(deployer.Item) bool { return true }
 
 // connected connects once (Options.Connect) and sets d.client.
 func (d *Deployer) connected() (Connection, error) {

@@ -35,29 +35,40 @@
 // lastError with its codes when it failed, providerStatus, exportRef (a
 // Secret whose key "config" holds the exports) and jobIDFinished = jobID.
 // This side follows the DeployItem with a watch (resumed when the server
-// ends it) and times only what the contract times:
+// ends it). The call brings the item's timeouts (deployer.Timeouts,
+// filled by the engine from deploy_item_timeouts and the item's timeout);
+// since this deployer hands items off (deployer.HandsOff), it measures
+// pickup and progressing itself and the engine does not bound the call
+// by the item's timeout:
 //
 //   - Pickup: no initTime within the pickup timeout (Landscaper's
 //     deployItemTimeouts.pickup, 5 minutes) ends the job from this side as
 //     Landscaper's deploy item controller does: Failed, jobIDFinished,
-//     lastError PickupTimeout with ERR_TIMEOUT. Every status write of this
-//     side carries the resourceVersion it read, so a deployer that picks
-//     the job up at the same moment wins and is waited for.
-//   - Progressing: the item's timeout, counted from the pickup (the
-//     engine also bounds the whole call by it).
-//   - Abort, when the progressing timeout passes or the call's context
-//     ends (interrupt, Terraform timeout): a deployer that picked the job
-//     up is asked to stop with the operation annotation "abort" and the
-//     abort-time annotation, and gets the abort timeout to end the job
-//     itself. Then — at once if no deployer picked the job up — this side
-//     ends it as Landscaper v0.98 ends an interrupted item: Failed (or
-//     DeleteFailed), jobIDFinished, lastError. Deployers built on
-//     Landscaper's library check for that phase and stop; their own final
-//     write then fails on the resourceVersion and is dropped. (v0.98's
-//     deployers ignore the abort annotation, which older contract
-//     versions defined; they only see the second step.) The abort timeout
-//     defaults to far less than Landscaper's five minutes, because the
-//     engine gives a cancelled call only a short grace to return.
+//     lastError PickupTimeout with ERR_TIMEOUT — whatever the item's own
+//     timeout, which has not started yet. Every status write of this side
+//     carries the resourceVersion it read, so a deployer that picks the
+//     job up at the same moment wins and is waited for.
+//   - Progressing: the item's timeout, counted from the pickup, so a
+//     deployer that picks the job up late still gets the whole window.
+//     Waits outside a job (a deleted DeployItem that other finalizers
+//     hold) are bounded by it too.
+//   - Abort, when the progressing or pickup timeout passes here or the
+//     call's context ends (interrupt, Terraform timeout): a deployer that
+//     picked the job up is asked to stop with the operation annotation
+//     "abort" and the abort-time annotation, and gets most of the abort
+//     timeout to end the job itself (abortBudget). Then — at once if no
+//     deployer picked the job up — this side ends it as Landscaper v0.98
+//     ends an interrupted item: Failed (or DeleteFailed), jobIDFinished,
+//     lastError. Deployers built on Landscaper's library check for that
+//     phase and stop; their own final write then fails on the
+//     resourceVersion and is dropped. (v0.98's deployers ignore the abort
+//     annotation, which older contract versions defined; they only see
+//     the second step.) After an interrupt the engine measures the abort
+//     timeout and gives the call up at its end; the deadline arrives as
+//     the context's cause (deployer.AbortDeadline), and this side plans
+//     its two steps by it rather than by a clock of its own. The abort
+//     timeout defaults to far less than Landscaper's five minutes
+//     (api.DefaultAbortTimeout), so that a Ctrl-C returns promptly.
 //
 // A job that ends Succeeded returns the exports; one that ends Failed
 // returns the deployer's lastError, terminal when its codes say a retry

@@ -143,7 +143,7 @@ func testPickupTimeout(t *testing.T, w *world) {
 	item.Type = "landscaper-terraform.io/nobody"
 	start := time.Now()
 	res, err := d.Apply(context.Background(), item)
-	if failure.Reason(err) != external.ReasonPickupTimeout || !failure.IsTerminal(err) {
+	if failure.Reason(err) != failure.ReasonPickupTimeout || !failure.IsTerminal(err) {
 		t.Fatalf("Apply = %v, want a terminal PickupTimeout", err)
 	}
 	if took := time.Since(start); took < pickupTimeout {
@@ -157,8 +157,8 @@ func testPickupTimeout(t *testing.T, w *world) {
 	}
 	// No deployer ever reconciled it, so the deletion needs none: it ends
 	// although a job would wait an hour for its pickup.
-	patient := external.New(external.Options{Client: w.client, Namespace: w.namespace, PickupTimeout: time.Hour})
-	item.ProviderStatus = res.ProviderStatus
+	patient := external.New(external.Options{Client: w.client, Namespace: w.namespace})
+	item.ProviderStatus, item.Timeouts.Pickup = res.ProviderStatus, time.Hour
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := patient.Delete(ctx, item, deployer.DeleteOptions{}); err != nil {
@@ -174,9 +174,9 @@ func testPickupTimeout(t *testing.T, w *world) {
 func testProgressingTimeout(t *testing.T, w *world) {
 	d := w.deployer()
 	item := w.item("slow", testdeployer.Config{Delay: "1m"})
-	item.Timeout = 2 * time.Second
+	item.Timeouts.Progressing = 2 * time.Second
 	res, err := d.Apply(context.Background(), item)
-	if failure.Reason(err) != external.ReasonProgressingTimeout || !strings.Contains(err.Error(), "the deployer stopped") ||
+	if failure.Reason(err) != failure.ReasonProgressingTimeout || !strings.Contains(err.Error(), "the deployer stopped") ||
 		!strings.Contains(err.Error(), testdeployer.ReasonAborted) {
 		t.Fatalf("Apply = %v, want a ProgressingTimeout the deployer stopped for", err)
 	}
@@ -196,7 +196,7 @@ func testInterrupt(t *testing.T, w *world) {
 	d := w.deployer()
 	item := w.item("interrupt", testdeployer.Config{Delay: "1m", ConfigMap: w.configMap("interrupt", "1")})
 	res, err := d.Apply(w.cancelAt(t, item, "Progressing"), item)
-	if failure.Reason(err) != external.ReasonInterrupted || !failure.IsTerminal(err) || !strings.Contains(err.Error(), "the deployer stopped") {
+	if failure.Reason(err) != failure.ReasonInterrupted || !failure.IsTerminal(err) || !strings.Contains(err.Error(), "the deployer stopped") {
 		t.Fatalf("Apply = %v, want Interrupted, the deployer stopping", err)
 	}
 	item = w.item("interrupt", testdeployer.Config{ConfigMap: w.configMap("interrupt", "2")})
@@ -219,7 +219,7 @@ func testAbortTimeout(t *testing.T, w *world) {
 	d := w.deployer()
 	item := w.item("stubborn", testdeployer.Config{Delay: "8s", Mode: testdeployer.ModeIgnoreAbort, ConfigMap: w.configMap("stubborn", "1")})
 	res, err := d.Apply(w.cancelAt(t, item, "Progressing"), item)
-	if failure.Reason(err) != external.ReasonInterrupted || !strings.Contains(err.Error(), "of the abort timeout, so the job was ended without it") {
+	if failure.Reason(err) != failure.ReasonInterrupted || !strings.Contains(err.Error(), "of the abort timeout, so the job was ended without it") {
 		t.Fatalf("Apply = %v, want Interrupted after the abort timeout", err)
 	}
 	if w.get(t, configMaps, "stubborn") != nil {
@@ -235,7 +235,7 @@ func testAbortTimeout(t *testing.T, w *world) {
 		t.Error("the stubborn deployer did not deploy")
 	}
 	di := w.get(t, external.DeployItems, st.Name)
-	if nested(di, "status", "phase") != "Failed" || nested(di, "status", "lastError", "reason") != external.ReasonInterrupted ||
+	if nested(di, "status", "phase") != "Failed" || nested(di, "status", "lastError", "reason") != failure.ReasonInterrupted ||
 		nested(di, "status", "jobIDFinished") != st.JobID {
 		t.Errorf("the deployer's late result overwrote the ended job: %v", di.Object["status"])
 	}
@@ -280,7 +280,7 @@ func testDeleteUnanswered(t *testing.T, w *world) {
 		t.Fatal(err)
 	}
 	err := d.Delete(context.Background(), item, deployer.DeleteOptions{})
-	if failure.Reason(err) != external.ReasonPickupTimeout {
+	if failure.Reason(err) != failure.ReasonPickupTimeout {
 		t.Fatalf("Delete = %v, want PickupTimeout", err)
 	}
 	di := w.get(t, external.DeployItems, name)

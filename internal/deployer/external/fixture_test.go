@@ -51,7 +51,7 @@ func newWorld(t *testing.T) *world {
 }
 
 func (w *world) deployer() *external.Deployer {
-	return external.New(external.Options{Client: w.client, Namespace: w.namespace, PickupTimeout: pickupTimeout})
+	return external.New(external.Options{Client: w.client, Namespace: w.namespace})
 }
 
 // item is an item of the test deployer's type; id names it uniquely.
@@ -61,7 +61,8 @@ func (w *world) item(id string, cfg testdeployer.Config) deployer.Item {
 	if err != nil {
 		panic(err)
 	}
-	return deployer.Item{ID: "ext/" + id, Name: id, Type: testdeployer.Type, Target: w.target, Config: raw, Timeout: time.Minute, AbortTimeout: abortTimeout}
+	return deployer.Item{ID: "ext/" + id, Name: id, Type: testdeployer.Type, Target: w.target, Config: raw,
+		Timeouts: deployer.Timeouts{Progressing: time.Minute, Pickup: pickupTimeout, Abort: abortTimeout}}
 }
 
 // configMap is the config part that deploys one ConfigMap named name.

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -21,15 +21,13 @@ import (
 // it with a new ID, the deployer finishes it — or this side ends it at
 // the pickup timeout or after an abort.
 type job struct {
-	d   *Deployer
 	res dynamic.ResourceInterface
 	id  string
-	// timeout bounds the deployer's work from its pickup on; 0: none.
-	timeout time.Duration
-	// abortWait is how long a deployer asked to abort may take to end the
-	// job itself; endBudget bounds the writes that then end it from this
-	// side (abortBudget).
-	abortWait, endBudget time.Duration
+	// timeouts are the call's (deployer.Timeouts); this side measures
+	// the pickup timeout and, from the pickup on, the progressing one.
+	timeouts deployer.Timeouts
+	// idle gives the call's parallelism slot back (deployer.Item.GoIdle).
+	idle func() (resume func())
 }
 
 // outcome is where a job left its DeployItem: its last state, or gone.
@@ -38,18 +36,13 @@ type outcome struct {
 	gone bool
 }
 
-// Reasons of the errors a job ends with.
-const (
-	ReasonPickupTimeout      = "PickupTimeout"
-	ReasonProgressingTimeout = "ProgressingTimeout"
-	ReasonInterrupted        = "Interrupted"
-	codeTimeout              = "ERR_TIMEOUT"
-)
+// codeTimeout is the Landscaper error code of a timeout this side ends a
+// job with (the reasons are failure.Reason*).
+const codeTimeout = "ERR_TIMEOUT"
 
 // runJob triggers a new job on obj for item and waits until it ends.
 func (d *Deployer) runJob(ctx context.Context, res dynamic.ResourceInterface, obj *unstructured.Unstructured, item deployer.Item) (outcome, error) {
-	j := &job{d: d, res: res, id: uuid.NewString(), timeout: item.Timeout}
-	j.abortWait, j.endBudget = abortBudget(item.AbortTimeout)
+	j := &job{res: res, id: uuid.NewString(), timeouts: item.Timeouts, idle: item.GoIdle}
 	obj, err := j.trigger(ctx, obj)
 	if err != nil || obj == nil {
 		return outcome{obj: obj, gone: obj == nil && err == nil}, err
@@ -70,7 +63,16 @@ func (j *job) trigger(ctx context.Context, obj *unstructured.Unstructured) (*uns
 		}
 		obj = patched
 	}
-	for attempt := 0; ; attempt++ {
+	var written *unstructured.Unstructured
+	var readErr error
+	tried := false
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if tried { // the deployer wrote the status meanwhile (finishing an older job)
+			if obj, readErr = get(ctx, j.res, obj.GetName()); readErr != nil || obj == nil {
+				return nil
+			}
+		}
+		tried = true
 		now := metav1.Now().Rfc3339Copy()
 		status, _ := obj.Object["status"].(map[string]any)
 		if status == nil {
@@ -80,29 +82,28 @@ func (j *job) trigger(ctx context.Context, obj *unstructured.Unstructured) (*uns
 		status["jobIDGenerationTime"] = now.Format(time.RFC3339)
 		status["transitionTimes"] = map[string]any{"triggerTime": now.Format(time.RFC3339)}
 		obj.Object["status"] = status
-		written, err := j.res.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: fieldManager})
-		if err == nil {
-			return written, nil
-		}
-		if !apierrors.IsConflict(err) || attempt >= 4 {
-			return nil, fmt.Errorf("starting a job on %s: %w", describe(obj), classifyWrite(err))
-		}
-		// The deployer wrote the status meanwhile (finishing an older job).
-		if obj, err = get(ctx, j.res, obj.GetName()); err != nil || obj == nil {
-			return nil, err
-		}
+		var err error
+		written, err = j.res.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: fieldManager})
+		return err
+	})
+	switch {
+	case readErr != nil || obj == nil:
+		return nil, readErr
+	case err != nil:
+		return nil, fmt.Errorf("starting a job on %s: %w", describe(obj), classifyWrite(err))
 	}
+	return written, nil
 }
 
 // wait follows the DeployItem until the job ends: the deployer finished
 // it, no deployer picked it up in time, it ran out of time, or ctx ended.
 // It only waits for watch events meanwhile, so it gives the call's
-// parallelism slot back (deployer.Idle).
+// parallelism slot back (deployer.Item.GoIdle).
 func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome, error) {
 	fctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	defer stop()
 	changes := follow(fctx, j.res, obj)
-	resume := deployer.Idle(ctx)
+	resume := j.idle()
 	defer func() {
 		if ctx.Err() == nil { // a cancelled call only returns
 			resume()
@@ -110,8 +111,8 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 	}()
 
 	var pickupC, progressC <-chan time.Time
-	if j.d.pickupTimeout > 0 {
-		pickup := time.NewTimer(j.d.pickupTimeout)
+	if j.timeouts.Pickup > 0 {
+		pickup := time.NewTimer(j.timeouts.Pickup)
 		defer pickup.Stop()
 		pickupC = pickup.C
 	}
@@ -125,8 +126,8 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 			return outcome{obj: cur}, nil
 		case !picked && st.pickedUp(j.id):
 			picked, pickupC = true, nil
-			if j.timeout > 0 {
-				progress := time.NewTimer(j.timeout)
+			if j.timeouts.Progressing > 0 { // the whole window, from the pickup
+				progress := time.NewTimer(j.timeouts.Progressing)
 				defer progress.Stop()
 				progressC = progress.C
 			}
@@ -144,23 +145,24 @@ func (j *job) wait(ctx context.Context, obj *unstructured.Unstructured) (outcome
 			cur = c.obj
 		case <-pickupC:
 			resume()
-			ended, byUs, err := j.end(ctx, cur, true, ReasonPickupTimeout, "WaitingForPickup",
-				fmt.Sprintf("no deployer of type %q picked up the job within %s", typeOf(cur), j.d.pickupTimeout), codeTimeout)
+			ended, byUs, err := j.end(ctx, cur, true, failure.ReasonPickupTimeout, "WaitingForPickup",
+				fmt.Sprintf("no deployer of type %q picked up the job within %s", typeOf(cur), j.timeouts.Pickup), codeTimeout)
 			switch {
 			case err != nil, ended.gone:
 				return ended, err
 			case byUs:
-				return ended, failure.Terminalf(ReasonPickupTimeout,
+				return ended, failure.Terminalf(failure.ReasonPickupTimeout,
 					"%s: no deployer of type %q picked up the job within %s (is one running, watching namespace %s, and does its target selector match?)",
-					describe(cur), typeOf(cur), j.d.pickupTimeout, cur.GetNamespace())
+					describe(cur), typeOf(cur), j.timeouts.Pickup, cur.GetNamespace())
 			}
-			cur, resume = ended.obj, deployer.Idle(ctx) // picked up or finished at the last moment
+			cur, resume = ended.obj, j.idle() // picked up or finished at the last moment
 		case <-progressC:
-			return j.abort(ctx, cur, changes, ReasonProgressingTimeout, fmt.Sprintf("the deployer did not finish within the timeout of %s", j.timeout))
+			return j.abort(ctx, cur, changes, failure.ReasonProgressingTimeout,
+				fmt.Sprintf("the deployer did not finish within the timeout of %s after it picked the job up", j.timeouts.Progressing))
 		case <-ctx.Done():
-			reason := ReasonInterrupted
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				reason = ReasonProgressingTimeout
+			reason := failure.ReasonInterrupted
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) { // a caller that bounds the call itself
+				reason = failure.ReasonProgressingTimeout
 			}
 			return j.abort(ctx, cur, changes, reason, fmt.Sprintf("the call was cancelled (%v)", context.Cause(ctx)))
 		}

@@ -127,7 +127,7 @@ func merge(m map[string]any, field string, values map[string]any) {
 // the responsibility annotations and Landscaper's finalizer.
 func deployItemObject(item deployer.Item, n names, config map[string]any, now time.Time) *unstructured.Unstructured {
 	targetName := noTargetName
-	spec := map[string]any{"type": item.Type, "context": n.object, "config": config, "timeout": timeoutValue(item.Timeout)}
+	spec := map[string]any{"type": item.Type, "context": n.object, "config": config, "timeout": timeoutValue(item.Timeouts.Progressing)}
 	if item.Target != nil {
 		targetName = n.object
 		spec["target"] = map[string]any{"name": n.object, "namespace": n.namespace}

@@ -86,7 +86,7 @@ func TestDeployItemObject(t *testing.T) {
 	if f := obj.GetFinalizers(); len(f) != 1 || f[0] != Finalizer {
 		t.Errorf("finalizers = %v", f)
 	}
-	item.Target, item.Timeout = nil, 90*time.Second
+	item.Target, item.Timeouts.Progressing = nil, 90*time.Second
 	obj = deployItemObject(item, n, nil, time.Now())
 	if _, has := obj.Object["spec"].(map[string]any)["target"]; has || obj.GetAnnotations()[AnnotationTargetName] != noTargetName {
 		t.Errorf("an item without target: spec %v, annotations %v", obj.Object["spec"], obj.GetAnnotations())

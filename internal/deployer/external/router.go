@@ -9,7 +9,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
 
 // TargetSelector picks deploy items by their target, as Landscaper's
@@ -64,6 +63,7 @@ var (
 	_ deployer.Deployer  = (*Router)(nil)
 	_ deployer.Homed     = (*Router)(nil)
 	_ deployer.Previewer = (*Router)(nil)
+	_ deployer.HandsOff  = (*Router)(nil)
 )
 
 // NewRouter returns the router of itemType over routes, in order, and
@@ -117,6 +117,22 @@ func (r *Router) owner(item deployer.Item) (deployer.Deployer, error) {
 		}
 	}
 	return r.routes[0].Deployer, nil // it finds its objects where the status says
+}
+
+// HandsOff implements deployer.HandsOff: true when both the deployer the
+// item goes to and the one that deployed it are external, so every wait
+// of its calls is this package's. An item moving between the built-in
+// deployer and an external one is bounded by the engine, as built-in
+// items are.
+func (r *Router) HandsOff(item deployer.Item) bool {
+	to, err := r.pick(item)
+	if err != nil {
+		return false
+	}
+	from, err := r.owner(item)
+	_, toExternal := to.(*Deployer)
+	_, fromExternal := from.(*Deployer)
+	return err == nil && toExternal && fromExternal
 }
 
 // Apply implements deployer.Deployer. An item that moves between the
@@ -195,7 +211,7 @@ func (r *Router) Homes() []api.Target {
 
 // Preview implements deployer.Previewer: the built-in deployer's preview
 // for an item it deploys, else the item's configuration as a DeployItem
-// (preview.ConfigObject), the one thing an external deployer's item is
+// (deployer.ConfigObject), the one thing an external deployer's item is
 // known by before it runs.
 func (r *Router) Preview(ctx context.Context, req deployer.PreviewRequest) (deployer.Preview, error) {
 	pick := r.owner // the plan may not know the target: where it is now
@@ -209,7 +225,7 @@ func (r *Router) Preview(ctx context.Context, req deployer.PreviewRequest) (depl
 	if p, ok := d.(deployer.Previewer); ok {
 		return p.Preview(ctx, req)
 	}
-	obj, err := preview.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
+	obj, err := deployer.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
 	if err != nil {
 		return deployer.Preview{}, err
 	}

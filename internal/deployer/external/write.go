@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -44,24 +45,32 @@ func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Ite
 // obj's labels, annotations and finalizers to live's. A conflict reads the
 // object again.
 func put(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	for attempt := 0; ; attempt++ {
-		var out *unstructured.Unstructured
+	var out *unstructured.Unstructured
+	var claimErr error
+	tried := false
+	retriable := func(err error) bool { return apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) }
+	err := retry.OnError(retry.DefaultRetry, retriable, func() error {
+		if tried {
+			if live, claimErr = claim(ctx, res, item, obj); claimErr != nil {
+				return nil
+			}
+		}
+		tried = true
 		var err error
 		if live == nil {
 			out, err = res.Create(ctx, obj, metav1.CreateOptions{FieldManager: fieldManager})
 		} else {
 			out, err = res.Update(ctx, replaced(live, obj), metav1.UpdateOptions{FieldManager: fieldManager})
 		}
-		if err == nil {
-			return out, nil
-		}
-		if !apierrors.IsConflict(err) && !apierrors.IsAlreadyExists(err) || attempt >= 4 {
-			return nil, fmt.Errorf("writing %s: %w", describe(obj), classifyWrite(err))
-		}
-		if live, err = claim(ctx, res, item, obj); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	switch {
+	case claimErr != nil:
+		return nil, claimErr
+	case err != nil:
+		return nil, fmt.Errorf("writing %s: %w", describe(obj), classifyWrite(err))
 	}
+	return out, nil
 }
 
 // replaced is live with want's content and metadata added.

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // Type is the deploy item type this deployer handles.
-const Type = "landscaper.gardener.cloud/helm"
+const Type = deployer.HelmType
 
 // ProviderConfiguration is Landscaper's helm deployer configuration
 // (helm.deployer.landscaper.gardener.cloud/v1alpha1).

@@ -29,7 +29,20 @@ type Deployer struct {
 	resources Resources
 }
 
-var _ deployer.Deployer = (*Deployer)(nil)
+var (
+	_ deployer.Deployer  = (*Deployer)(nil)
+	_ deployer.ChartUser = (*Deployer)(nil)
+)
+
+// UsingCharts implements deployer.ChartUser: charts that are Resources
+// (with ChartRepoAuth, one installation's Context) are read through them
+// (Using).
+func (d *Deployer) UsingCharts(charts any) deployer.Deployer {
+	if r, ok := charts.(Resources); ok {
+		return d.Using(r)
+	}
+	return d
+}
 
 // New returns a helm deployer that takes its clients from pool.
 func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool, locks: &releaseLocks{}} }
@@ -92,7 +105,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 			return status, err
 		}
 	}
-	fallback := item.Timeout
+	fallback := item.Timeouts.Progressing
 	if fallback <= 0 {
 		fallback = defaultActionTimeout
 	}
@@ -270,7 +283,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		return objs, r.uninstall(uninstallOpts, remaining(ctx, defaultActionTimeout), false)
 	})
 	if err == nil {
-		err = manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace).WaitGone(ctx, deleted)
+		err = manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace).WithCall(item).WaitGone(ctx, deleted)
 	}
 	return itemError(item, err)
 }

@@ -32,7 +32,7 @@ func helmStorage(t testing.TB, namespace string) *action.Configuration {
 }
 
 func helmItem(t testing.TB, id string, config []byte) deployer.Item {
-	return deployer.Item{ID: id, Name: id, Type: helm.Type, Target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t)), Config: config, Timeout: time.Minute}
+	return deployer.Item{ID: id, Name: id, Type: helm.Type, Target: deployertest.KubernetesTarget(t, localcluster.Kubeconfig(t)), Config: config, Timeouts: deployer.Timeouts{Progressing: time.Minute}}
 }
 
 func valuesChart(t *testing.T, ns string) *chart.Chart {

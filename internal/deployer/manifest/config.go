@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // Type is the deploy item type this deployer handles.
-const Type = "landscaper.gardener.cloud/kubernetes-manifest"
+const Type = deployer.ManifestType
 
 // ProviderConfiguration is Landscaper's manifest deployer configuration
 // (manifest.deployer.landscaper.gardener.cloud v1alpha2; v1alpha1's plain
@@ -100,22 +101,8 @@ type FromObjectRef struct {
 	JSONPath   string `json:"jsonPath"`
 }
 
-// ObjectRef names one object.
-type ObjectRef struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Namespace  string `json:"namespace,omitempty"`
-	UID        string `json:"uid,omitempty"`
-}
-
-// String names the object for messages: "Kind namespace/name".
-func (r ObjectRef) String() string {
-	if r.Namespace == "" {
-		return r.Kind + " " + r.Name
-	}
-	return r.Kind + " " + r.Namespace + "/" + r.Name
-}
+// ObjectRef names one object: the deployers' one object reference.
+type ObjectRef = deployer.ObjectRef
 
 // DeletionGroup is one step of a deletion (Landscaper's
 // DeletionGroupDefinition): a predefined group or a custom list of types.

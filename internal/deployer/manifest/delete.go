@@ -127,7 +127,7 @@ func (s *Session) listAll(ctx context.Context, types []ResourceType) ([]ManagedR
 			return nil, fmt.Errorf("listing %s: %w", rt.Kind, err)
 		}
 		for i := range list.Items {
-			r := refOf(&list.Items[i])
+			r := deployer.RefOf(list.Items[i].Object)
 			if (len(rt.Names) == 0 || slices.Contains(rt.Names, r.Name)) && (len(rt.Namespaces) == 0 || slices.Contains(rt.Namespaces, r.Namespace)) {
 				out = append(out, ManagedResource{Resource: r, Policy: PolicyManage, anyOwner: true})
 			}

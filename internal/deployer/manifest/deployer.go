@@ -19,7 +19,14 @@ type Deployer struct {
 	pool *target.Pool
 }
 
-var _ deployer.Deployer = (*Deployer)(nil)
+var (
+	_ deployer.Deployer   = (*Deployer)(nil)
+	_ deployer.FileReader = (*Deployer)(nil)
+)
+
+// ReadsFiles implements deployer.FileReader: manifests are in the config,
+// and a drift check compares what the provider status records.
+func (d *Deployer) ReadsFiles() bool { return false }
 
 // New returns a manifest deployer that takes its clients from pool.
 func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool} }

@@ -35,7 +35,7 @@ func newItem(t *testing.T, id string) *item {
 
 func (it *item) di(cfg json.RawMessage) deployer.Item {
 	return deployer.Item{ID: it.id, Name: it.id, Type: manifest.Type, Target: deployertest.KubernetesTarget(it.t, localcluster.Kubeconfig(it.t)),
-		Config: cfg, ProviderStatus: it.status, Timeout: time.Minute}
+		Config: cfg, ProviderStatus: it.status, Timeouts: deployer.Timeouts{Progressing: time.Minute}}
 }
 
 func (it *item) apply(timeout time.Duration, cfg json.RawMessage) (deployer.Result, error) {

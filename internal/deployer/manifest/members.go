@@ -28,7 +28,7 @@ type membersKey struct {
 // is not in it (never labeled, or created since): only a read by name
 // tells then. The object is shared: read it, never change it.
 func (s *Session) sharedMember(ctx context.Context, m mapping, ref ObjectRef) (live *unstructured.Unstructured, found bool) {
-	shared := deployer.SharedReadsFrom(ctx)
+	shared := s.shared
 	if shared == nil || s.partOf == "" {
 		return nil, false
 	}

@@ -38,7 +38,7 @@ func newMemberItems(t *testing.T, ns string, n int) *memberItems {
 		name := fmt.Sprintf("member-%d", i)
 		cfg := config(t, []map[string]any{entry("manage", cm(ns, name, map[string]any{"v": "1"}))}, nil)
 		m.items = append(m.items, deployer.Item{ID: "members/" + name, Name: name, Type: manifest.Type, Target: tg, Config: cfg,
-			Timeout: time.Minute, Instance: testInstance, PartOf: fmt.Sprintf("applyset-%x", sha256.Sum256([]byte(ns)))[:40]})
+			Timeouts: deployer.Timeouts{Progressing: time.Minute}, Instance: testInstance, PartOf: fmt.Sprintf("applyset-%x", sha256.Sum256([]byte(ns)))[:40]})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -58,13 +58,14 @@ func (m *memberItems) each(fn func(ctx context.Context, it deployer.Item) error)
 	m.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
+	shared := deployer.NewSharedReads()
 	errs := make([]error, len(m.items))
 	var wg sync.WaitGroup
 	for i, it := range m.items {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			it.SharedReads = shared
 			errs[i] = fn(ctx, it)
 		}()
 	}
@@ -132,7 +133,10 @@ func TestSharedReads_StaleReadIsCheckedAgain(t *testing.T) {
 	m := newMemberItems(t, ns, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ctx = deployer.WithSharedReads(ctx, deployer.NewSharedReads())
+	shared := deployer.NewSharedReads()
+	for i := range m.items {
+		m.items[i].SharedReads = shared
+	}
 	if err := m.d.Delete(ctx, m.items[0], deployer.DeleteOptions{}); err != nil { // takes the list
 		t.Fatal(err)
 	}

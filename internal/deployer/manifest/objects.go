@@ -36,11 +36,7 @@ type Desired struct {
 }
 
 // Ref returns the object's reference (namespace as defaulted).
-func (d *Desired) Ref() ObjectRef { return refOf(d.Object) }
-
-func refOf(u *unstructured.Unstructured) ObjectRef {
-	return ObjectRef{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName(), Namespace: u.GetNamespace(), UID: string(u.GetUID())}
-}
+func (d *Desired) Ref() ObjectRef { return deployer.RefOf(d.Object.Object) }
 
 // key identifies an object independent of its API version.
 type key struct {
@@ -81,7 +77,7 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 				return nil, fmt.Errorf("manifests[%d]: %w", i, err)
 			}
 			if err := foldStringData(o); err != nil {
-				return nil, fmt.Errorf("manifests[%d] (%s): %w", i, refOf(o), err)
+				return nil, fmt.Errorf("manifests[%d] (%s): %w", i, deployer.RefOf(o.Object), err)
 			}
 			labels := o.GetLabels()
 			if labels == nil {

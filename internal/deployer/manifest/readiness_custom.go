@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/util/jsonpath"
 )
@@ -196,7 +197,7 @@ func customNotReady(ctx context.Context, r reader, cc CustomCheck) (string, erro
 				return "", fmt.Errorf("readiness check %q: %w", cc.Name, err)
 			}
 			if why != "" {
-				return fmt.Sprintf("readiness check %q: %s: %s", cc.Name, refOf(&o), why), nil
+				return fmt.Sprintf("readiness check %q: %s: %s", cc.Name, deployer.RefOf(o.Object), why), nil
 			}
 		}
 	}

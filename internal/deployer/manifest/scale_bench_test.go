@@ -190,7 +190,9 @@ func deployerScale(b *testing.B, env *scaleEnv) (apply, del func(ctx context.Con
 		}
 		reads := shared
 		sharedOnce.Unlock()
-		err := d.Delete(deployer.WithSharedReads(ctx, reads), item(i), deployer.DeleteOptions{})
+		it := item(i)
+		it.SharedReads = reads
+		err := d.Delete(ctx, it, deployer.DeleteOptions{})
 		statuses[i] = nil
 		return err
 	}

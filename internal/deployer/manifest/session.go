@@ -31,6 +31,9 @@ type Session struct {
 	manager string
 	// namespace is given to namespaced objects that name none.
 	namespace string
+	// idle and shared are the call's (deployer.Item.GoIdle, SharedReads).
+	idle   func() (resume func())
+	shared *deployer.SharedReads
 
 	mu        sync.Mutex
 	resetOnce bool
@@ -54,7 +57,23 @@ func (s *Session) WithDefaultNamespace(namespace string) *Session {
 // inventory, it trusts only the owner label (owns).
 func (s *Session) WithOwner(item deployer.Item) *Session {
 	s.instance, s.partOf, s.rebuilt = item.Instance, item.PartOf, item.Rebuilt
+	return s.WithCall(item)
+}
+
+// WithCall makes the session use what the engine gives item's call: the
+// parallelism slot it gives back while it only waits (Item.GoIdle) and
+// the job's shared reads (Item.SharedReads). WithOwner does it too.
+func (s *Session) WithCall(item deployer.Item) *Session {
+	s.idle, s.shared = item.GoIdle, item.SharedReads
 	return s
+}
+
+// goIdle is deployer.Item.GoIdle of the session's call.
+func (s *Session) goIdle() (resume func()) {
+	if s.idle == nil {
+		return func() {}
+	}
+	return s.idle()
 }
 
 // stamp labels d with the session's instance and ApplySet.

@@ -52,7 +52,7 @@ func (s *Session) await(ctx context.Context, what string, sel selection, c check
 	}
 	defer w.stop()
 	// From here on this call only waits for events.
-	defer deployer.Idle(ctx)()
+	defer s.goIdle()()
 	for {
 		pending, err := c(ctx, w)
 		if err != nil {
@@ -232,7 +232,7 @@ func (w *watchReader) selected(ctx context.Context, ls *LabelSelector) ([]unstru
 	for _, o := range st.objs {
 		out = append(out, *o)
 	}
-	sort.Slice(out, func(i, j int) bool { return lessRef(refOf(&out[i]), refOf(&out[j])) })
+	sort.Slice(out, func(i, j int) bool { return lessRef(deployer.RefOf(out[i].Object), deployer.RefOf(out[j].Object)) })
 	return out, nil
 }
 

@@ -1,17 +1,17 @@
 package mock
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // Type is the deploy item type the mock deployer serves.
-const Type = "landscaper.gardener.cloud/mock"
+const Type = deployer.MockType
 
 // Config is the mock deploy item configuration. Landscaper's fields come
 // first; the rest script time and errors for tests.
@@ -48,9 +48,7 @@ type parsed struct {
 func parse(raw json.RawMessage) (parsed, error) {
 	var p parsed
 	if len(raw) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&p.Config); err != nil {
+		if err := api.DecodeExact(raw, &p.Config, api.AllowTrailing); err != nil {
 			return p, failure.NewTerminal("InvalidConfig", fmt.Errorf("invalid mock config: %w", err))
 		}
 		// As the manifest deployer's exports (read from the API server's

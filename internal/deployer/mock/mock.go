@@ -19,7 +19,13 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
-var _ deployer.Deployer = (*Deployer)(nil)
+var (
+	_ deployer.Deployer   = (*Deployer)(nil)
+	_ deployer.FileReader = (*Deployer)(nil)
+)
+
+// ReadsFiles implements deployer.FileReader: the mock reads no files.
+func (d *Deployer) ReadsFiles() bool { return false }
 
 // Deployer is the mock deployer. The zero value is not usable; use New.
 type Deployer struct {

@@ -31,7 +31,7 @@ func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapsh
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
 	}
 	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
-		Config: it.Config, Timeout: it.Timeout.EffectiveOr(defaultTimeout), ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
+		Config: it.Config, Timeouts: deployer.Timeouts{Progressing: it.Timeout.EffectiveOr(defaultTimeout)}, ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
 }
 
 // SelectTarget resolves the item's target selector in targets: the target
@@ -87,23 +87,31 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 }
 
 // call runs one deployer call of it in a parallelism slot, bounded by the
-// item's timeout, and retries transient errors (phase.Backoff.Retry). A
-// provider status or exports the deployer returned are recorded in it,
-// also on error.
+// item's timeout, and retries transient errors (phase.Backoff.Retry). The
+// item's timeouts travel with the call (deployer.Timeouts); the engine
+// measures the progressing timeout from the call's start unless the
+// deployer hands the item off and measures it from the pickup itself
+// (deployer.HandsOff). A provider status or exports the deployer
+// returned are recorded in it, also on error.
 func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
 	c, err := NewCall(r.j.Registry, target, r.spec.Files, it, r.j.DefaultTimeout)
 	if err != nil {
 		return err
 	}
-	c.Item.AbortTimeout, c.Item.Context = r.j.AbortTimeout, r.j.LandscaperContext
+	c.Item.Timeouts.Pickup, c.Item.Timeouts.Abort = r.j.PickupTimeout, r.j.AbortTimeout
+	c.Item.Context, c.Item.SharedReads = r.j.LandscaperContext, r.j.SharedReads
+	measured := c.Item.Timeouts.Progressing // the engine's clock: 0 when the deployer keeps it
+	if r.j.Registry.HandsOff(c.Item) {
+		measured = 0
+	}
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err
 	}
 	defer slot.Close()
-	ctx, cancel := r.j.CallContext(c.Item.Timeout)
+	c.Item.Idle = slot.Idle // a deployer that only waits gives the slot back
+	ctx, cancel := r.j.CallContext(measured)
 	defer cancel()
-	ctx = deployer.WithIdle(ctx, slot.Idle) // a deployer that only waits gives the slot back
 	retries, err := r.j.Backoff.Retry(ctx, func() error {
 		c.Item.ProviderStatus = it.ProviderStatus
 		res, err := r.bounded(ctx, func() (deployer.Result, error) { return do(ctx, c) })
@@ -115,12 +123,12 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 			return nil
 		}
 		if r.j.Interrupted() { // nothing new after an interrupt: no retry
-			return failure.NewTerminal(snapshot.ReasonInterrupted, err)
+			return failure.NewTerminal(failure.ReasonInterrupted, err)
 		}
 		return err
 	})
 	if err != nil {
-		return r.gaveUp(ctx, err, retries, c.Item.Timeout, phaseName)
+		return r.gaveUp(ctx, err, retries, measured, phaseName)
 	}
 	return nil
 }
@@ -158,7 +166,7 @@ func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error))
 	case ret := <-done:
 		return ret.res, ret.err
 	case <-abort.C:
-		return deployer.Result{}, failure.Terminalf("AbortTimeout",
+		return deployer.Result{}, failure.Terminalf(failure.ReasonAbortTimeout,
 			"the deployer did not return within %s after the call was cancelled (%v); what it does from now on is not recorded", wait.Round(time.Millisecond), context.Cause(ctx))
 	}
 }
@@ -170,9 +178,9 @@ func (r *run) bounded(ctx context.Context, call func() (deployer.Result, error))
 func (r *run) gaveUp(ctx context.Context, err error, retries int, timeout time.Duration, phaseName string) error {
 	switch {
 	case r.j.Interrupted():
-		return failure.Terminalf(snapshot.ReasonInterrupted, "interrupted while %s: %v", phaseName, err)
+		return failure.Terminalf(failure.ReasonInterrupted, "interrupted while %s: %v", phaseName, err)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return failure.Terminalf("ProgressingTimeout", "aborted: %s took longer than the timeout of %s: %v", phaseName, timeout, err)
+		return failure.Terminalf(failure.ReasonProgressingTimeout, "aborted: %s took longer than the timeout of %s: %v", phaseName, timeout, err)
 	case failure.IsTerminal(err):
 		return err
 	default:

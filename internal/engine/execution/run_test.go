@@ -9,7 +9,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 func TestRun_Chain(t *testing.T) {
@@ -231,7 +231,7 @@ func TestRun_Interrupt(t *testing.T) {
 	}
 	for _, n := range []string{"slow", "next"} {
 		it := items[n]
-		if it.Phase != api.DeployItemPhaseFailed || it.LastError == nil || it.LastError.Reason != snapshot.ReasonInterrupted || it.JobIDFinished != j.ID {
+		if it.Phase != api.DeployItemPhaseFailed || it.LastError == nil || it.LastError.Reason != failure.ReasonInterrupted || it.JobIDFinished != j.ID {
 			t.Errorf("%s: %s %+v finished=%v", n, it.Phase, it.LastError, it.JobIDFinished == j.ID)
 		}
 	}

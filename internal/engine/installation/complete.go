@@ -35,11 +35,11 @@ func (r *run) completing() error {
 		published.publish(c.result, c.tmpl.Exports)
 	}
 	in.DataObjects, in.Targets = published.data, published.targets
-	exported, err := r.spec.Blueprint.RenderExports(in)
+	exported, err := r.spec.Blueprint.RenderExports(r.j.Context(), in)
 	if err != nil {
 		return fmt.Errorf("rendering exports: %w", err)
 	}
-	mapped, err := blueprint.MapExportData(r.spec.Blueprint.RenderContext(), r.spec.ExportDataMappings, exported.Data, rendered.Imports)
+	mapped, err := blueprint.MapExportData(r.j.Context(), r.spec.Blueprint.Limits(), r.spec.ExportDataMappings, exported.Data, rendered.Imports)
 	if err != nil {
 		return fmt.Errorf("exportDataMappings: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
@@ -30,7 +31,7 @@ func (r *run) init() error {
 		if r.j.Interrupted() {
 			return r.j.InterruptError()
 		}
-		if rd, err = render(r.spec, imports, r.node.State); err != nil {
+		if rd, err = render(r.j.Context(), r.spec, imports, r.node.State); err != nil {
 			return err
 		}
 	}
@@ -52,7 +53,7 @@ func (r *run) init() error {
 
 // mapImports adds the values of the import data mappings to the data
 // imports; mapped names win over imported ones.
-func mapImports(ctx context.Context, in blueprint.Imports, mappings map[string]json.RawMessage) (blueprint.Imports, error) {
+func mapImports(ctx context.Context, limits template.Limits, in blueprint.Imports, mappings map[string]json.RawMessage) (blueprint.Imports, error) {
 	if len(mappings) == 0 {
 		return in, nil
 	}
@@ -60,7 +61,7 @@ func mapImports(ctx context.Context, in blueprint.Imports, mappings map[string]j
 	if err != nil {
 		return in, err
 	}
-	mapped, err := blueprint.MapImportData(ctx, mappings, values)
+	mapped, err := blueprint.MapImportData(ctx, limits, mappings, values)
 	if err != nil {
 		return in, err
 	}

@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,20 +48,20 @@ type subSpec struct {
 // blueprints. Its errors say which input is at fault (blueprint.InputOf);
 // a subinstallation's inputs are what its parent's blueprint wired, so
 // every error of a subinstallation is the blueprint's.
-func render(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
-	rd, err := renderOne(spec, imports, state)
+func render(ctx context.Context, spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
+	rd, err := renderOne(ctx, spec, imports, state)
 	if err != nil && spec.Source != nil {
 		err = blueprint.NewInputError(blueprint.InputBlueprint, "", err)
 	}
 	return rd, err
 }
 
-func renderOne(spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
-	imports, err := mapImports(spec.Blueprint.RenderContext(), imports, spec.ImportDataMappings)
+func renderOne(ctx context.Context, spec Spec, imports blueprint.Imports, state map[string]json.RawMessage) (*rendering, error) {
+	imports, err := mapImports(ctx, spec.Blueprint.Limits(), imports, spec.ImportDataMappings)
 	if err != nil {
 		return nil, blueprint.NewInputError(blueprint.InputImportDataMapping, "", fmt.Errorf("importDataMappings: %w", err))
 	}
-	rendered, err := spec.Blueprint.Render(blueprint.RenderInput{Imports: imports, Component: spec.Component, State: state})
+	rendered, err := spec.Blueprint.Render(ctx, blueprint.RenderInput{Imports: imports, Component: spec.Component, State: state})
 	if err != nil {
 		return nil, fmt.Errorf("rendering blueprint: %w", err)
 	}
@@ -189,10 +190,11 @@ type UnknownInstallation struct {
 // RenderTree renders spec and its subtree purely. Render-time errors
 // (duplicate names, unknown dependsOn, cycles between deploy items or
 // siblings, template errors) are returned joined, each naming its
-// installation; what rendered is in the tree either way.
-func RenderTree(spec Spec, prev *snapshot.Installation) (*RenderedTree, error) {
+// installation; what rendered is in the tree either way. Ending ctx stops
+// the templates and mappings.
+func RenderTree(ctx context.Context, spec Spec, prev *snapshot.Installation) (*RenderedTree, error) {
 	t := &RenderedTree{stoodIn: map[string]bool{}}
-	rd, err := t.add(spec, prev)
+	rd, err := t.add(ctx, spec, prev)
 	spec.rendering = rd
 	t.root = spec
 	return t, err
@@ -213,7 +215,7 @@ func (t *RenderedTree) ImportsHash() string {
 // renders only the installations the tree could not.
 func (t *RenderedTree) Root() Spec { return t.root }
 
-func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, error) {
+func (t *RenderedTree) add(ctx context.Context, spec Spec, prev *snapshot.Installation) (*rendering, error) {
 	imports, err := spec.Imports()
 	if err != nil {
 		return nil, fmt.Errorf("installation %s: %w", spec.Path, err)
@@ -223,7 +225,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 		state = prev.State
 	}
 	t.Warnings = append(t.Warnings, prefixed(spec.Path, spec.Blueprint.Warnings)...)
-	rd, err := render(spec, imports, state)
+	rd, err := render(ctx, spec, imports, state)
 	if err != nil {
 		return nil, fmt.Errorf("installation %s: %w", spec.Path, err)
 	}
@@ -272,7 +274,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 		}
 		tmpl := s.tmpl
 		sub := s.spec(spec, func() (blueprint.Imports, error) { return scope.importsFor(tmpl.Name, tmpl.Imports) })
-		rendering, err := t.add(sub, prevSubs[tmpl.Name])
+		rendering, err := t.add(ctx, sub, prevSubs[tmpl.Name])
 		if err != nil {
 			errs = append(errs, err)
 		}

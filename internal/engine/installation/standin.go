@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -25,9 +26,9 @@ type StandIn struct {
 // `exports`, as a real one's would. Only for rendering: a job never
 // starts from such a tree. A path that names no subinstallation of the
 // tree is an error.
-func RenderTreeWith(spec Spec, prev *snapshot.Installation, standIns map[string]StandIn) (*RenderedTree, error) {
+func RenderTreeWith(ctx context.Context, spec Spec, prev *snapshot.Installation, standIns map[string]StandIn) (*RenderedTree, error) {
 	t := &RenderedTree{standIns: standIns, stoodIn: map[string]bool{}}
-	rd, err := t.add(spec, prev)
+	rd, err := t.add(ctx, spec, prev)
 	spec.rendering = rd
 	t.root = spec
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -40,6 +39,12 @@ type Job struct {
 	// timeout (the contract's progressing default); 0:
 	// api.DefaultDeployItemTimeout.
 	DefaultTimeout time.Duration
+	// PickupTimeout is the contract's pickup timeout, handed to every
+	// call (deployer.Timeouts.Pickup); 0: none.
+	PickupTimeout time.Duration
+	// SharedReads, when set (a destroy), is handed to every deployer
+	// call of the job (deployer.Item.SharedReads).
+	SharedReads *deployer.SharedReads
 	// LandscaperContext is the content of the root installation's
 	// Landscaper Context, handed to every deployer call
 	// (deployer.Item.Context); nil: none.
@@ -90,7 +95,7 @@ func (j *Job) Interrupted() bool { return j.interrupt.Err() != nil }
 
 // InterruptError is the terminal error of an object the interrupt ended.
 func (j *Job) InterruptError() error {
-	return failure.Terminalf(snapshot.ReasonInterrupted, "interrupted: %v", context.Cause(j.interrupt))
+	return failure.Terminalf(failure.ReasonInterrupted, "interrupted: %v", context.Cause(j.interrupt))
 }
 
 // Acquire takes one of the parallelism slots; it fails only on interrupt.
@@ -107,7 +112,7 @@ func (j *Job) Acquire() error {
 func (j *Job) Release() { <-j.slots }
 
 // Slot is one deployer call's parallelism slot, which the call may give
-// back while it only waits (deployer.Idle).
+// back while it only waits (deployer.Item.GoIdle).
 type Slot struct {
 	j            *Job
 	mu           sync.Mutex
@@ -165,11 +170,13 @@ func (s *Slot) Close() {
 // CallContext returns the context of one deployer call: bounded by timeout
 // (0 = none) and cancelled at the interrupt, as Landscaper aborts a
 // running deploy item at once; the call then has AbortTimeout to return
-// (AbortWait). The caller must call cancel.
+// (AbortWait), and its context's cause (deployer.Stopped) says until
+// when. The caller must call cancel.
 func (j *Job) CallContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	base, cancel := context.WithCancelCause(context.WithoutCancel(j.interrupt))
 	stopWatch := context.AfterFunc(j.interrupt, func() {
-		cancel(fmt.Errorf("interrupted (%w); the deployer has the abort timeout of %s to stop", context.Cause(j.interrupt), j.AbortTimeout))
+		cancel(&deployer.Stopped{Deadline: j.interruptedAt().Add(j.AbortTimeout),
+			Err: fmt.Errorf("interrupted (%w); the deployer has the abort timeout of %s to stop", context.Cause(j.interrupt), j.AbortTimeout)})
 	})
 	ctx, stopTimeout := base, context.CancelFunc(func() {})
 	if timeout > 0 {

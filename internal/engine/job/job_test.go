@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -82,7 +81,7 @@ func TestAcquire_Interrupted(t *testing.T) {
 	}
 	time.AfterFunc(10*time.Millisecond, cancel)
 	err := j.Acquire()
-	if err == nil || !failure.IsTerminal(err) || failure.Reason(err) != snapshot.ReasonInterrupted {
+	if err == nil || !failure.IsTerminal(err) || failure.Reason(err) != failure.ReasonInterrupted {
 		t.Fatalf("%v", err)
 	}
 }

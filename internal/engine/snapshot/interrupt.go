@@ -1,6 +1,9 @@
 package snapshot
 
-import "github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+import (
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
 
 // Operations of a job, as recorded in Error.Operation.
 const (
@@ -55,6 +58,6 @@ func (e *Execution) MarkInterrupted(jobID, operation string) {
 func finishedWith(id, finished, jobID string) bool { return id == jobID && finished == jobID }
 
 func interrupted(operation string) *Error {
-	return &Error{Operation: operation, Reason: ReasonInterrupted, Retryable: true,
+	return &Error{Operation: operation, Reason: failure.ReasonInterrupted, Retryable: true,
 		Message: "the job was interrupted before this object was processed"}
 }

@@ -165,7 +165,7 @@ func (d *RenderedInstallationDataSource) Read(ctx context.Context, req datasourc
 			in.Security.LearnTarget(t) // masked like imported targets' credentials; never trusted: nothing connects
 		}
 	}
-	tree, rows := shared.RenderTree(in.Security, d.Data.EngineOrNil(), spec, nil, &resp.Diagnostics)
+	tree, rows := shared.RenderTree(ctx, in.Security, d.Data.EngineOrNil(), spec, nil, &resp.Diagnostics)
 	if tree == nil {
 		return
 	}

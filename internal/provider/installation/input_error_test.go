@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -84,7 +85,7 @@ func TestInputPath_ErrorsPointAtTheirAttribute(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := engine.RootSpec{Name: "root", Blueprint: bp, Component: comp, Imports: tt.imports, ImportDataMappings: tt.mappings}
-			_, err = engine.Render(spec, nil)
+			_, err = engine.Render(context.Background(), spec, nil)
 			if err == nil {
 				t.Fatalf("%s: no error", tt.rule)
 			}

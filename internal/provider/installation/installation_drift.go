@@ -16,7 +16,7 @@ import (
 // with the reason that becomes its last error in state. The blueprint
 // named in state gives deployers the files they may need (a local Helm
 // chart); it is loaded only when such an item was deployed
-// (instance.DriftReadsFiles), and when it cannot be loaded any more, only
+// (instance.Runner.DriftReadsFiles), and when it cannot be loaded any more, only
 // those deployers report an error.
 //
 // marked is the snapshot with the drifted items marked, for private
@@ -31,7 +31,7 @@ func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component
 	runner := d.Instances(ctx)
-	if instance.DriftReadsFiles(snap) {
+	if runner.DriftReadsFiles(snap) {
 		var lsContext hostaccess.ContextRef
 		bp, comp, lsContext = d.driftBlueprint(ctx, m)
 		runner = d.InstancesIn(ctx, lsContext) // Helm charts are read again

@@ -202,7 +202,7 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	// through imports.data, also without a refresh (-refresh=false), and
 	// must be masked in their deploy_item_objects.
 	in.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
-	tree, rows := shared.RenderTree(in.Security, eng, spec, prev, diags)
+	tree, rows := shared.RenderTree(ctx, in.Security, eng, spec, prev, diags)
 	if tree == nil {
 		return plannedItems{}
 	}

@@ -282,7 +282,7 @@ func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.Insta
 		current, changed = map[string]string{}, true
 		var bp *blueprint.Blueprint
 		var comp *blueprint.Component
-		if instance.DriftReadsFiles(snap) {
+		if runner.DriftReadsFiles(snap) {
 			var lsContext hostaccess.ContextRef
 			bp, comp, lsContext = r.Data.driftBlueprint(ctx, *m)
 			runner = r.Data.InstancesIn(ctx, lsContext) // as the drift check reads Helm charts

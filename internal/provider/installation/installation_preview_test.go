@@ -43,7 +43,7 @@ deployExecutions:
 		t.Fatal(err)
 	}
 	var diags diag.Diagnostics
-	tree, rows := shared.RenderTree(d.Security, d.Engine, engine.RootSpec{Name: "app", Blueprint: bp}, nil, &diags)
+	tree, rows := shared.RenderTree(context.Background(), d.Security, d.Engine, engine.RootSpec{Name: "app", Blueprint: bp}, nil, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

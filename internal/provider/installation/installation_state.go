@@ -169,7 +169,7 @@ func outcomeOf(s *engine.Snapshot, prevBytes []byte) (*installationOutcome, erro
 			continue
 		}
 		for _, it := range in.Execution.DeployItems {
-			row := shared.DeployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: shared.SelectorString(it.Target),
+			row := shared.DeployItemRow{Installation: in.Path, Name: it.Name, Type: it.Type, Target: it.Target.Expression(),
 				DependsOn: shared.OrEmptyList(it.DependsOn), Phase: string(it.Phase), ConfigHash: it.ConfigHash}
 			if it.LastError != nil {
 				row.LastError = it.LastError.Text()

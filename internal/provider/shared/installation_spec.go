@@ -125,7 +125,7 @@ func buildRootSpec(ctx context.Context, in *SpecInputs, m InstallationModel) (en
 	// The request's context bounds rendering: cancelling plan or apply
 	// (or its timeout) stops a runaway template; the render limits bound
 	// each execution.
-	spec.Blueprint, spec.Component = bp.WithContext(template.WithLimits(ctx, in.Security.limits)), component
+	spec.Blueprint, spec.Component = bp.WithLimits(in.Security.limits), component
 	spec.Imports, err = ReadImports(ctx, m, in.Host)
 	in.Security.TrustImports(ctx, m, spec.Imports)
 	if err != nil {

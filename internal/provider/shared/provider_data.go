@@ -122,12 +122,7 @@ func (d *ProviderData) InstancesIn(ctx context.Context, ref hostaccess.ContextRe
 	r := d.Instances(ctx)
 	e := *r.Engine
 	charts := hostaccess.ChartAccess{ComponentAccess: d.components, Ref: ref}
-	e.Deployers = e.Deployers.Wrap(func(_ string, dep deployer.Deployer) deployer.Deployer {
-		if h, ok := dep.(*helm.Deployer); ok {
-			return h.Using(charts)
-		}
-		return dep
-	})
+	e.Deployers = e.Deployers.UsingCharts(charts) // the deployers that read charts (deployer.ChartUser)
 	r.Engine = &e
 	return r
 }

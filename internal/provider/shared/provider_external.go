@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -75,7 +74,7 @@ func ExternalDeployersAttribute(attrs map[string]schema.Attribute) {
 
 // handOut registers the external deployers of cfg, in front of the
 // built-in ones for the types they share.
-func (d *ProviderData) handOut(ctx context.Context, entries types.List, host hostaccess.HostSettings, pickup time.Duration) diag.Diagnostics {
+func (d *ProviderData) handOut(ctx context.Context, entries types.List, host hostaccess.HostSettings) diag.Diagnostics {
 	var diags diag.Diagnostics
 	d.Engine.Deployers.SetUnknownTypeHint(unknownTypeHint)
 	if entries.IsNull() || entries.IsUnknown() {
@@ -89,7 +88,7 @@ func (d *ProviderData) handOut(ctx context.Context, entries types.List, host hos
 	var order []string
 	for i, m := range models {
 		at := path.Root(externalDeployersAttr).AtListIndex(i)
-		route, itemTypes, err := d.externalRoute(ctx, m, host, pickup, at)
+		route, itemTypes, err := d.externalRoute(ctx, m, host, at)
 		if err != nil {
 			AddError(&diags, d.Security, "Invalid External Deployer", err)
 			continue
@@ -114,7 +113,7 @@ func (d *ProviderData) handOut(ctx context.Context, entries types.List, host hos
 }
 
 // externalRoute is the route of one entry and the types it serves.
-func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerModel, host hostaccess.HostSettings, pickup time.Duration, at path.Path) (external.Route, []string, error) {
+func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerModel, host hostaccess.HostSettings, at path.Path) (external.Route, []string, error) {
 	var itemTypes, names []string
 	var labels map[string]string
 	var diags diag.Diagnostics
@@ -138,7 +137,7 @@ func (d *ProviderData) externalRoute(ctx context.Context, m externalDeployerMode
 		return external.Route{}, nil, AttrErr(at.AtName("namespace"), fmt.Errorf("%q is not a namespace name: %v", ns, errs))
 	}
 	home := d.homeOf(m.Kubeconfig, ns, host)
-	e := external.New(external.Options{Namespace: ns, PickupTimeout: pickup, Kubeconfig: d.Pool.ProviderKubeconfig,
+	e := external.New(external.Options{Namespace: ns, Kubeconfig: d.Pool.ProviderKubeconfig,
 		Connect: func() (external.Connection, error) {
 			t, err := home()
 			if err != nil {

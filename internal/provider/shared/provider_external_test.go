@@ -45,7 +45,7 @@ func TestHandOut(t *testing.T) {
 	ctx := context.Background()
 	const custom = "example.com/custom"
 	d := NewProviderData("test", hostaccess.HostSettings{}, nil, SecuritySettings{}, Tuning{})
-	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), hostaccess.HostSettings{}, time.Minute)
+	diags := d.handOut(ctx, entries(t, entry("fenced", []string{mock.Type}, "inner"), entry("items", []string{custom, mock.Type})), hostaccess.HostSettings{})
 	if diags.HasError() {
 		t.Fatalf("valid entries: %v", diags)
 	}
@@ -71,7 +71,7 @@ func TestHandOut(t *testing.T) {
 		"bad namespace":          {entry("Not_A_Name", []string{custom})},
 	} {
 		d := NewProviderData("test", hostaccess.HostSettings{}, nil, SecuritySettings{}, Tuning{})
-		if diags := d.handOut(ctx, entries(t, models...), hostaccess.HostSettings{}, time.Minute); !diags.HasError() {
+		if diags := d.handOut(ctx, entries(t, models...), hostaccess.HostSettings{}); !diags.HasError() {
 			t.Errorf("%s: accepted", name)
 		}
 	}

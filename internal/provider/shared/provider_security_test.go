@@ -1,6 +1,7 @@
 package shared
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -75,7 +76,7 @@ deployExecutions:
 	sec := &Security{}
 	sec.Secrets.Add("pw-from-a-secret")
 	var diags diag.Diagnostics
-	tree, _ := RenderTree(sec, nil, engine.RootSpec{Name: "app", Blueprint: bp,
+	tree, _ := RenderTree(context.Background(), sec, nil, engine.RootSpec{Name: "app", Blueprint: bp,
 		Imports: blueprint.Imports{Data: map[string]any{"password": "pw-from-a-secret"}}}, nil, &diags)
 	if tree == nil || diags.WarningsCount() == 0 {
 		t.Fatalf("no warnings rendered: %v", diags)

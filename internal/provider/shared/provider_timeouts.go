@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
 // The timeouts of Landscaper's deployer contract, as its
@@ -65,8 +63,8 @@ func (d *ProviderData) ConfigureDeployers(ctx context.Context, timeouts types.Ob
 	}
 	t, more := m.parse()
 	diags.Append(more...)
-	d.Engine.AbortTimeout, d.Engine.DefaultTimeout = t.abort, t.progressing
-	diags.Append(d.handOut(ctx, entries, d.Host.Settings, t.pickup)...)
+	d.Engine.AbortTimeout, d.Engine.DefaultTimeout, d.Engine.PickupTimeout = t.abort, t.progressing, t.pickup
+	diags.Append(d.handOut(ctx, entries, d.Host.Settings)...)
 	return diags
 }
 
@@ -83,8 +81,8 @@ func (m *deployItemTimeoutsModel) parse() (deployItemTimeouts, diag.Diagnostics)
 		noneIs   time.Duration // 0: "none" is not allowed
 		defaults time.Duration
 	}{
-		{"pickup", m.Pickup, &out.pickup, -1, external.DefaultPickupTimeout},
-		{"abort", m.Abort, &out.abort, 0, engine.DefaultAbortTimeout},
+		{"pickup", m.Pickup, &out.pickup, -1, api.DefaultPickupTimeout},
+		{"abort", m.Abort, &out.abort, 0, api.DefaultAbortTimeout},
 		{"progressing_default", m.ProgressingDefault, &out.progressing, 0, api.DefaultDeployItemTimeout},
 	} {
 		if f.value.IsNull() || f.value.IsUnknown() {

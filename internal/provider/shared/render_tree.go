@@ -1,7 +1,7 @@
 package shared
 
 import (
-	"fmt"
+	"context"
 	"sort"
 	"strings"
 
@@ -22,12 +22,12 @@ import (
 // failed. With an engine, each item's configuration is also checked by
 // its deployer (unknown types, invalid configs); without one (provider not
 // configured) only rendered.
-func RenderTree(sec *Security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []DeployItemRow) {
+func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []DeployItemRow) {
 	render := engine.Render
 	if eng != nil {
 		render = eng.Render
 	}
-	tree, err := render(spec, prev)
+	tree, err := render(ctx, spec, prev)
 	for i, w := range tree.Warnings {
 		// A warning may name a key a template built from an import.
 		tree.Warnings[i] = sec.Scrub(w)
@@ -40,7 +40,7 @@ func RenderTree(sec *Security, eng *engine.Engine, spec engine.RootSpec, prev *e
 	rows := make([]DeployItemRow, 0, len(tree.Items))
 	for _, it := range tree.Items {
 		rows = append(rows, DeployItemRow{Installation: it.Installation, Name: it.Name, Type: it.Type,
-			Target: SelectorString(it.Target), DependsOn: OrEmptyList(it.DependsOn),
+			Target: it.Target.Expression(), DependsOn: OrEmptyList(it.DependsOn),
 			Phase: string(api.DeployItemPhaseSucceeded), ConfigHash: it.ConfigHash, Config: string(it.Config)})
 	}
 	SortRows(rows)
@@ -97,22 +97,6 @@ func OrEmptyList(l []string) []string {
 		return []string{}
 	}
 	return l
-}
-
-// SelectorString shows a target selector as HCL-ish text: "cluster",
-// "clusters[0]", "regions[\"eu\"]".
-func SelectorString(s *api.TargetSelector) string {
-	switch {
-	case s == nil:
-		return ""
-	case s.Index != nil:
-		return fmt.Sprintf("%s[%d]", s.Import, *s.Index)
-	case s.Key != "":
-		return fmt.Sprintf("%s[%q]", s.Import, s.Key)
-	case s.Import != "":
-		return s.Import
-	}
-	return s.Name
 }
 
 // StateRows decodes deploy_items and deploy_item_errors into rows (path,

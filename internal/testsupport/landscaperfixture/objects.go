@@ -22,8 +22,8 @@ const (
 	APIVersion   = landscaperstate.APIVersion
 	Group        = landscaperstate.Group
 	Version      = landscaperstate.Version
-	ManifestType = landscaperstate.ManifestType
-	HelmType     = landscaperstate.HelmType
+	ManifestType = deployer.ManifestType
+	HelmType     = deployer.HelmType
 	// ManifestDeployItemLabel is what Landscaper's manifest deployer puts
 	// on every object it applies; the value is the DeployItem's name.
 	ManifestDeployItemLabel = deployer.LandscaperManifestItemLabel

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 )
 
@@ -216,14 +217,9 @@ func gzipBytes(b []byte) []byte {
 // decodeJSON decodes one JSON document, numbers as json.Number so that
 // writing it again keeps them as they were.
 func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	if err := api.DecodeExact(raw, &doc); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON document")
 	}
 	return doc, nil
 }
