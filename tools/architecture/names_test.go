@@ -94,14 +94,6 @@ func goNames(t *testing.T, root string) (names, foreign map[string]bool, files [
 	return names, foreign, files
 }
 
-// staleUntilRewritten are names the document still quotes in sections
-// being rewritten elsewhere (issue 31: the timeout and interrupt
-// sections). Each must still occur: once the rewrite removes it, the test
-// fails until its entry is removed here too.
-var staleUntilRewritten = map[string]bool{
-	"Engine.Grace": true,
-}
-
 var (
 	codeSpan = regexp.MustCompile("`([^`\n]+)`")
 	// goIdent is a Go name, qualified or not, as a call or literal may
@@ -155,7 +147,6 @@ func TestArchitectureNamesExist(t *testing.T) {
 		return false
 	}
 	checked := 0
-	seenStale := map[string]bool{}
 	for _, span := range spansOf(string(doc)) {
 		switch {
 		case filePath.MatchString(span) && (strings.Contains(span, "/") || strings.HasSuffix(span, ".go") || strings.HasSuffix(span, ".md")):
@@ -170,10 +161,6 @@ func TestArchitectureNamesExist(t *testing.T) {
 				continue // an attribute, a word of the CLI or of HTTP
 			}
 			checked++
-			if staleUntilRewritten[ident] {
-				seenStale[ident] = true
-				continue
-			}
 			parts := strings.Split(ident, ".")
 			if len(parts) > 1 && foreign[parts[0]] && !names[parts[0]] {
 				continue // another module's name: providerserver.Serve
@@ -184,11 +171,6 @@ func TestArchitectureNamesExist(t *testing.T) {
 					break
 				}
 			}
-		}
-	}
-	for name := range staleUntilRewritten {
-		if !seenStale[name] {
-			t.Errorf("ARCHITECTURE.md no longer names `%s`: remove it from staleUntilRewritten", name)
 		}
 	}
 	if checked < 50 {
