@@ -179,17 +179,17 @@ func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
 	case string:
 		return e.str(x, path)
 	case json.Number:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: x.String()}
+		return e.number(x.String(), path)
 	case int:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.Itoa(x)}
+		return e.number(strconv.Itoa(x), path)
 	case int64:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(x, 10)}
+		return e.number(strconv.FormatInt(x, 10), path)
 	case float64:
 		b, err := json.Marshal(x) // JSON's form, so 3.0 reads as 3 like json.Number("3")
 		if err != nil {
 			return e.plain(fmt.Sprint(x)) // NaN or Inf: never from decoded JSON or YAML
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(b)}
+		return e.number(string(b), path)
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(x)}
 	case nil:
@@ -259,6 +259,18 @@ func secretMasked(m map[string]any, plain map[string]string) map[string]any {
 		}
 	}
 	return m
+}
+
+// number is a number scalar in its decimal form s, or its marker when s
+// holds a sensitive value: a Secret import's {"pin": 73920184} put into a
+// numeric field is registered in its text forms (redact.Secrets.AddValue)
+// and must be masked here as in a string. The whole number goes, not the
+// digits that match: a part of a number would tell the rest.
+func (e *encoder) number(s string, path []string) *yaml.Node {
+	if e.m.sensitive.find(s) == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: s}
+	}
+	return e.plain(e.m.marks.Marker(e.loc(path), s))
 }
 
 func (e *encoder) str(s string, path []string) *yaml.Node {
