@@ -169,6 +169,9 @@ func (e *encoder) loc(path []string) string { return e.key + "\x00" + strings.Jo
 func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
 	switch x := v.(type) {
 	case map[string]any:
+		if len(path) > 0 && isSecretObject(x) {
+			return e.nestedSecret(x, path)
+		}
 		return e.mapping(x, path, lvl)
 	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -233,6 +236,25 @@ func (e *encoder) mapping(m map[string]any, path []string, lvl level) *yaml.Node
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, value)
 	}
 	return n
+}
+
+// isSecretObject reports whether m is a core Secret's manifest.
+func isSecretObject(m map[string]any) bool {
+	return m["apiVersion"] == "v1" && m["kind"] == "Secret"
+}
+
+// nestedSecret is a Secret's manifest inside another object — a deploy
+// item shown by its configuration (ConfigObject: the manifests of a
+// kubernetes-manifest item routed to an external deployer), a List —
+// masked as a Secret at the top is: its data keys with markers, at
+// locations of its own below path.
+func (e *encoder) nestedSecret(m map[string]any, path []string) *yaml.Node {
+	obj := make(map[string]any, len(m)) // secretData folds stringData away: not in the caller's map
+	for k, v := range m {
+		obj[k] = v
+	}
+	sub := &encoder{m: e.m, key: e.loc(path), secret: secretData(obj)}
+	return sub.mapping(obj, nil, levelTop)
 }
 
 // secretData is a Secret's data: each key with its value's marker.

@@ -215,3 +215,33 @@ func TestMask_Numbers(t *testing.T) {
 		}
 	}
 }
+
+// TestMask_SecretInsideConfig: a deploy item shown by its configuration
+// (a kubernetes-manifest item routed to an external deployer) shows the
+// Secret manifests inside it as a Secret at the top is shown: data and
+// stringData keys with markers, never a value — registered or not.
+func TestMask_SecretInsideConfig(t *testing.T) {
+	const password, token = "unregistered-password", "unregistered-token"
+	config := `{"apiVersion":"manifest.deployer.landscaper.gardener.cloud/v1alpha2","kind":"ProviderConfiguration","manifests":[
+		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"Secret","metadata":{"name":"creds","namespace":"apps"},
+			"data":{"password":"` + b64(password) + `"},"stringData":{"token":"` + token + `"}}},
+		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain","namespace":"apps"},"data":{"k":"shown"}}}]}`
+	obj, err := ConfigObject("app", "landscaper.gardener.cloud/kubernetes-manifest", json.RawMessage(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &Sensitive{}), "root/app", obj))
+	for _, leak := range []string{password, b64(password), token, b64(token)} {
+		if strings.Contains(text, leak) {
+			t.Errorf("%q appears in\n%s", leak, text)
+		}
+	}
+	for _, want := range []string{"password: (sensitive value v1)", "token: (sensitive value v1)", "k: shown"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "stringData") {
+		t.Errorf("stringData is not folded into data:\n%s", text)
+	}
+}
