@@ -47,7 +47,7 @@ func newProviderData(version string, host hostSettings, registry *component.Regi
 	deployers.Register(manifest.Type, manifest.New(pool))
 	hostCluster := &hostCluster{settings: host}
 	components := &componentAccess{registry: registry, host: hostCluster}
-	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
+	deployers.Register(helm.Type, helm.New(pool).WithResources(components).WithRenderLimits(sec.limits.Sandbox()))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	security := newSecurity(pool, sec)
 	components.learn = security.secrets.Add
