@@ -124,6 +124,11 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return last, err
 			}
 		}
+		if last != nil && last.Info != nil && last.Info.Status != release.StatusUninstalled {
+			if err := owner.checkManifest(ctx, session, last); err != nil {
+				return nil, err
+			}
+		}
 		if err := d.gateRelease(ctx, c, ch, cfg, last); err != nil {
 			return nil, err
 		}
@@ -277,6 +282,9 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 			// only an error when this item deployed (or adopted) a
 			// release of that name: then it is left behind.
 			return nil, r.owner.leftBehind(last, rel.Revision)
+		}
+		if err := r.owner.checkManifest(ctx, manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace), last); err != nil {
+			return nil, err
 		}
 		objs, err := r.deletedByUninstall()
 		if err != nil {
