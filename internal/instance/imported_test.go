@@ -3,6 +3,7 @@ package instance
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -77,5 +78,40 @@ func TestImported_EveryItemRebuilt(t *testing.T) {
 		if rebuilt, called := spy.seen["delete "+id]; !called || !rebuilt {
 			t.Errorf("delete of %s: called %v, rebuilt %v", id, called, rebuilt)
 		}
+	}
+}
+
+// What an import keeps never holds a target with credentials (keep strips
+// them), so one in a kept snapshot was planted — a kubeconfig whose exec
+// plugin the next refresh would run: the import leaves it out, wherever
+// the snapshot has it, as keep would have.
+func TestImported_PlantedCredentialsLeftOut(t *testing.T) {
+	exec := api.NewTarget("prod", "", api.KubernetesClusterTargetType,
+		json.RawMessage(`{"kubeconfig":"users: [{name: u, user: {exec: {command: /bin/sh}}}]"}`))
+	ref := api.NewTarget("ref", "", api.KubernetesClusterTargetType, nil)
+	ref.Metadata.Annotations = map[string]string{api.KubeconfigFromProviderAnnotation: "x"}
+	keptSnap := &snapshot.Snapshot{Version: snapshot.Version, Root: &snapshot.Installation{Path: "root", Name: "root", JobID: "job",
+		Targets:       snapshot.TargetImports{Single: map[string]api.Target{"prod": exec, "ref": ref}},
+		TargetExports: map[string]api.Target{"out": exec},
+		Execution: &snapshot.Execution{DeployItems: []*snapshot.DeployItem{
+			{ID: "root/app", Name: "app", Type: "t", AppliedTarget: &exec},
+		}}}}
+	b, err := snapshot.Marshal(keptSnap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(kept{Version: keptVersion, Snapshot: b})
+	found := inventory.Found{Kept: []json.RawMessage{raw}, Snapshot: &snapshot.Snapshot{Version: snapshot.Version,
+		Root: &snapshot.Installation{Path: "root", Name: "root", Execution: &snapshot.Execution{}}}}
+	got := assemble(found, "root").Snapshot
+	if got.Empty() {
+		t.Fatal("nothing assembled")
+	}
+	out, _ := snapshot.Marshal(got)
+	if strings.Contains(string(out), "/bin/sh") {
+		t.Errorf("the planted kubeconfig is in the imported snapshot:\n%s", out)
+	}
+	if _, ok := got.Root.Targets.Single["ref"]; !ok {
+		t.Error("a target referring to the provider block was left out")
 	}
 }

@@ -192,6 +192,10 @@ func assemble(found inventory.Found, root string) Imported {
 		if err != nil || s.Empty() || s.Root.Path != root {
 			continue
 		}
+		// keep never writes a target that holds credentials: one found
+		// here was planted (a kubeconfig with exec would run its program at
+		// the next refresh), and goes as keep would have left it out.
+		s, _ = withoutCredentials(s, nil)
 		if newest == nil || s.JobID() > newestSnap.JobID() {
 			newest, newestSnap = &k, s
 		}
