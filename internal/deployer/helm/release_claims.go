@@ -20,8 +20,17 @@ import (
 // one does not, its uninstall everything the last revision lists. So the
 // manifest of the newest revision is trusted only when it is the revision
 // Terraform state records for the item; any other revision may list only
-// objects that carry this installation's labels (stamped on every object
-// the provider deploys through Helm) or that do not exist.
+// objects that do not exist or that this release manages: Helm annotates
+// every object it installs or upgrades with the release's name and
+// namespace (for Landscaper's Helm deployer, an older instance and the
+// provider alike). Whoever may write Secrets cannot annotate others'
+// objects.
+
+// Helm's annotations of the objects a release manages.
+const (
+	helmReleaseName      = "meta.helm.sh/release-name"
+	helmReleaseNamespace = "meta.helm.sh/release-namespace"
+)
 
 // trustsManifest reports whether last's manifest is the one this item's
 // state records.
@@ -29,29 +38,33 @@ func (o releaseOwner) trustsManifest(last *release.Release) bool {
 	return !o.rebuilt && o.recorded != 0 && last.Version == o.recorded
 }
 
-// ours reports whether labels are those the provider stamps on an object
-// of this installation's release (stamp).
-func (o releaseOwner) ours(labels map[string]string) bool {
-	return o.partOf != "" && labels[deployer.PartOfLabel] == o.partOf ||
-		o.instance != "" && labels[deployer.InstanceLabel] == o.instance
+// managedBy reports whether an object with these annotations is one
+// release last manages: Helm's annotations name it.
+func managedBy(last *release.Release, annotations map[string]string) bool {
+	return annotations[helmReleaseName] == last.Name && annotations[helmReleaseNamespace] == last.Namespace
+}
+
+// stringMap is a string map of decoded JSON metadata.
+func stringMap(v any) map[string]string {
+	raw, _ := v.(map[string]any)
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		out[k], _ = v.(string)
+	}
+	return out
 }
 
 // foreignIn returns the live objects of last's manifest (live: as read
-// from the cluster; missing ones are not listed) that carry none of this
-// installation's labels, when last's manifest is not trusted.
+// from the cluster; missing ones are not listed) that are not the
+// release's (managedBy), when last's manifest is not trusted.
 func (o releaseOwner) foreignIn(last *release.Release, live []deployer.PreviewObject) []string {
-	if o.trustsManifest(last) || o.partOf == "" && o.instance == "" { // nothing stamped: nothing to check by
+	if o.trustsManifest(last) {
 		return nil
 	}
 	var out []string
 	for _, obj := range live {
 		md, _ := obj.Object["metadata"].(map[string]any)
-		raw, _ := md["labels"].(map[string]any)
-		labels := map[string]string{}
-		for k, v := range raw {
-			labels[k], _ = v.(string)
-		}
-		if !o.ours(labels) {
+		if !managedBy(last, stringMap(md["annotations"])) {
 			ns, _ := md["namespace"].(string)
 			name, _ := md["name"].(string)
 			kind, _ := obj.Object["kind"].(string)
@@ -64,7 +77,7 @@ func (o releaseOwner) foreignIn(last *release.Release, live []deployer.PreviewOb
 // checkManifest refuses to let Helm act on last (upgrade or uninstall)
 // when its manifest lists objects of others that exist.
 func (o releaseOwner) checkManifest(ctx context.Context, session *manifest.Session, last *release.Release) error {
-	if o.trustsManifest(last) || o.partOf == "" && o.instance == "" {
+	if o.trustsManifest(last) {
 		return nil
 	}
 	objs, err := releaseObjects(last)
@@ -88,7 +101,7 @@ func (o releaseOwner) checkManifest(ctx context.Context, session *manifest.Sessi
 		foreign = append(foreign[:5], fmt.Sprintf("and %d more", len(foreign)-5))
 	}
 	return failure.Terminalf("ReleaseNotOwned", "release %s/%s: its newest revision %d is not the revision %d deploy item %q recorded, and "+
-		"it lists objects that do not carry this installation's labels (%s): someone who may write Secrets in %s may have added it. "+
+		"it lists objects that this release does not manage (%s): someone who may write Secrets in %s may have added it. "+
 		"Helm would delete them, so the release is left untouched: check `helm history %s -n %s`, remove the revision if it is not "+
 		"yours (or roll back to your own), and apply again",
 		last.Namespace, last.Name, last.Version, o.recorded, o.itemID, strings.Join(foreign, ", "), last.Namespace, last.Name, last.Namespace)
