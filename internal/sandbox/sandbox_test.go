@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ func init() {
 	})
 	Serve("test-spin", func(json.RawMessage, Call) (any, error) {
 		for {
+			runtime.Gosched() // computes without end, as a hostile template does
 		}
 	})
 	Serve("test-alloc", func(json.RawMessage, Call) (any, error) {
