@@ -226,7 +226,7 @@ func TestMask_SecretInsideConfig(t *testing.T) {
 		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"Secret","metadata":{"name":"creds","namespace":"apps"},
 			"data":{"password":"` + b64(password) + `"},"stringData":{"token":"` + token + `"}}},
 		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain","namespace":"apps"},"data":{"k":"shown"}}}]}`
-	obj, err := ConfigObject("app", "landscaper.gardener.cloud/kubernetes-manifest", json.RawMessage(config))
+	obj, err := deployer.ConfigObject("app", "landscaper.gardener.cloud/kubernetes-manifest", json.RawMessage(config))
 	if err != nil {
 		t.Fatal(err)
 	}
