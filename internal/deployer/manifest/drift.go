@@ -50,7 +50,7 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 		if adopted {
 			want = withoutOwnerMarks(want)
 		}
-		if path := firstDifference("", want, live[i].Object); path != "" {
+		if path := objectDifference(want, live[i].Object); path != "" {
 			// Only the path: the values may be secret.
 			return drifted("%s differs from its manifest at %s", r.Resource, path), nil
 		}
@@ -165,7 +165,7 @@ func (s *Session) Compare(ctx context.Context, objs []*Desired) (string, error) 
 		if live[i] == nil {
 			return fmt.Sprintf("%s no longer exists", ref), nil
 		}
-		if path := firstDifference("", d.Object.Object, live[i].Object); path != "" {
+		if path := objectDifference(d.Object.Object, live[i].Object); path != "" {
 			return fmt.Sprintf("%s differs from the release manifest at %s", ref, path), nil
 		}
 	}
