@@ -15,6 +15,7 @@ import (
 	"path"
 	"strings"
 
+	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/ignore"
@@ -33,6 +34,21 @@ const maxChartSize = 64 << 20
 // its content. Failures to reach a server are transient; a chart that
 // cannot be found or parsed is terminal.
 func loadChart(ctx context.Context, c Chart, files fs.FS, resources Resources) (*chart.Chart, string, error) {
+	ch, digest, err := loadChartSource(ctx, c, files, resources)
+	if err != nil {
+		return nil, "", err
+	}
+	// As `helm install` and `helm template` do: a dependency Chart.yaml
+	// names must be in charts/, or the chart would install without it.
+	if deps := ch.Metadata.Dependencies; len(deps) > 0 {
+		if err := action.CheckDependencies(ch, deps); err != nil {
+			return nil, "", failure.Terminalf("InvalidChart", "chart %s: %v (run helm dependency build)", ch.Name(), err)
+		}
+	}
+	return ch, digest, nil
+}
+
+func loadChartSource(ctx context.Context, c Chart, files fs.FS, resources Resources) (*chart.Chart, string, error) {
 	if c.Path != "" {
 		return localChart(files, c.Path)
 	}

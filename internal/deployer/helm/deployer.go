@@ -7,6 +7,7 @@ package helm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -112,7 +113,23 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return last, err
 			}
 		}
-		return r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
+		var created []string
+		if freshInstall(last) {
+			names, err := chartCRDNames(ch)
+			if err != nil {
+				return nil, invalid(err)
+			}
+			if created, err = absentCRDs(ctx, c, names); err != nil {
+				return nil, err
+			}
+		}
+		rel, err := r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
+		if err != nil {
+			if cleanupErr := removeCreatedCRDs(ctx, c, r, created); cleanupErr != nil {
+				err = errors.Join(err, cleanupErr)
+			}
+		}
+		return rel, err
 	})
 	if rel == nil || err != nil {
 		return status, err
