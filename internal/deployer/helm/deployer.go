@@ -9,9 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -54,7 +57,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithOwnManagers(helmFieldManager())
 	var status ProviderStatus
 	if cfg.realRelease() {
 		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item)
@@ -308,7 +311,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwnManagers(helmFieldManager())
 	if prev.Release == nil {
 		ch, _, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 		if err != nil {
@@ -345,6 +348,16 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	}
 	why, err := session.Compare(ctx, objs)
 	return deployer.DriftReport{Drifted: why != "", Reason: why}, itemError(item, err)
+}
+
+// helmFieldManager is the field manager the Helm SDK writes release
+// objects with, as kube.Client picks it: a drift in a field it holds names
+// no other manager.
+func helmFieldManager() string {
+	if kube.ManagedFieldsManager != "" {
+		return kube.ManagedFieldsManager
+	}
+	return filepath.Base(os.Args[0])
 }
 
 // toManifests wraps rendered objects as manifests with policy manage.

@@ -153,8 +153,8 @@ stringData: {password: {{ .Values.password | quote }}}
 			t.Fatal(err)
 		}
 		report, err := d.Drift(ctx, item)
-		if err != nil || !report.Drifted || !strings.Contains(report.Reason, ".spec.template.spec.hostNetwork") {
-			t.Fatalf("%s: Drift = %+v, %v; want drift at hostNetwork", name, report, err)
+		if err != nil || !report.Drifted || !strings.Contains(report.Reason, `.spec.template.spec.hostNetwork (held by field manager "someone-else")`) {
+			t.Fatalf("%s: Drift = %+v, %v; want drift at hostNetwork naming the manager that took it", name, report, err)
 		}
 	}
 }

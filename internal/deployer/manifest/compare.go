@@ -2,19 +2,23 @@ package manifest
 
 import (
 	"encoding/base64"
-	"fmt"
 	"reflect"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// objectDifference is firstDifference for a whole object as the API
-// server stores it: the manifest's status is not compared (a write of the
-// object does not set it), and a Secret's stringData is compared as the
-// data it becomes (the server moves it there and keeps no stringData).
-func objectDifference(want, have map[string]any) string {
-	return firstDifference("", storedForm(want), have)
+// objectDifference is difference for a whole object as the API server
+// stores it: the manifest's status is not compared (a write of the object
+// does not set it), and a Secret's stringData is compared as the data it
+// becomes (the server moves it there and keeps no stringData).
+func objectDifference(want, have map[string]any) (fieldPath, bool) {
+	return difference(nil, storedForm(want), have)
+}
+
+// differs says whether objectDifference finds a difference.
+func differs(want, have map[string]any) bool {
+	_, found := objectDifference(want, have)
+	return found
 }
 
 func storedForm(want map[string]any) map[string]any {
@@ -47,69 +51,85 @@ func storedForm(want map[string]any) map[string]any {
 	return out
 }
 
-// firstDifference returns "" when every field set in want has the same
-// value in have, else the path of the first field that differs. Fields
-// only in have (defaults, status, fields of other managers) are ignored,
-// numbers compare by value and quantities by amount ("1000m" == "1",
-// 1 == "1", 0.5 == "500m"), and a field want sets to its zero value
-// (false, 0, "", an empty list, a map of zero values) matches an absent
-// field: the API server's encoding leaves those out (omitempty), so a
-// chart's `hostNetwork: false` is stored as nothing.
-func firstDifference(path string, want, have any) string {
+// firstDifference is the path of difference's first field that differs,
+// "" when none does.
+func firstDifference(want, have any) string {
+	if p, found := difference(nil, want, have); found {
+		return p.String()
+	}
+	return ""
+}
+
+// difference reports whether a field set in want has another value in
+// have, and the path of the first one that does. Fields only in have
+// (defaults, status, fields of other managers) are ignored, numbers
+// compare by value and quantities by amount ("1000m" == "1", 1 == "1",
+// 0.5 == "500m"), and a field want sets to its zero value (false, 0, "",
+// an empty list, a map of zero values) matches an absent field: the API
+// server's encoding leaves those out (omitempty), so a chart's
+// `hostNetwork: false` is stored as nothing.
+func difference(path fieldPath, want, have any) (fieldPath, bool) {
 	if have == nil && isZero(path, want) {
-		return ""
+		return nil, false
 	}
 	switch w := want.(type) {
 	case map[string]any:
 		h, ok := have.(map[string]any)
 		if !ok {
-			return pathOr(path)
+			return path, true
 		}
 		for k, wv := range w {
 			hv, found := h[k]
+			p := append(path[:len(path):len(path)], k)
 			if !found && keepsEntries(path) && wv != nil {
 				// a map of free keys stores "" and {} as they are
-				return pathOr(path + "." + k)
+				return p, true
 			}
-			if d := firstDifference(path+"."+k, wv, hv); d != "" {
-				return d
+			if d, found := difference(p, wv, hv); found {
+				return d, true
 			}
 		}
-		return ""
+		return nil, false
 	case []any:
 		h, ok := have.([]any)
 		if !ok || len(w) != len(h) {
-			return pathOr(path)
+			return path, true
 		}
 		for i := range w {
-			if d := firstDifference(fmt.Sprintf("%s[%d]", path, i), w[i], h[i]); d != "" {
-				return d
+			if d, found := difference(append(path[:len(path):len(path)], i), w[i], h[i]); found {
+				return d, true
 			}
 		}
-		return ""
+		return nil, false
 	case nil:
-		return ""
+		return nil, false
 	default:
 		if scalarEqual(want, have) {
-			return ""
+			return nil, false
 		}
-		return pathOr(path)
+		return path, true
 	}
 }
 
 // keepsEntries reports whether the map at path has free keys (labels,
 // annotations, a ConfigMap's or Secret's data) rather than fields: the
 // server keeps an entry whose value is "", so its absence is a change.
-func keepsEntries(path string) bool {
-	return path == ".data" || path == ".binaryData" ||
-		strings.HasSuffix(path, ".metadata.labels") || strings.HasSuffix(path, ".metadata.annotations")
+func keepsEntries(path fieldPath) bool {
+	n := len(path)
+	switch {
+	case n == 1:
+		return path[0] == "data" || path[0] == "binaryData"
+	case n >= 2 && path[n-2] == "metadata":
+		return path[n-1] == "labels" || path[n-1] == "annotations"
+	}
+	return false
 }
 
 // isZero reports whether v is a value the API server stores by leaving
 // it out: null, false, 0, "", an empty list, or a map whose every value
 // is such a value (but for maps of free keys, see keepsEntries). A list
 // of zero values is not: its length is kept.
-func isZero(path string, v any) bool {
+func isZero(path fieldPath, v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
@@ -124,7 +144,7 @@ func isZero(path string, v any) bool {
 			return len(x) == 0
 		}
 		for k, e := range x {
-			if !isZero(path+"."+k, e) {
+			if !isZero(append(path[:len(path):len(path)], k), e) {
 				return false
 			}
 		}
@@ -132,13 +152,6 @@ func isZero(path string, v any) bool {
 	}
 	n, ok := number(v)
 	return ok && n == 0
-}
-
-func pathOr(path string) string {
-	if path == "" {
-		return "."
-	}
-	return path
 }
 
 func scalarEqual(want, have any) bool {

@@ -62,7 +62,7 @@ func TestFirstDifference(t *testing.T) {
 			if tc.name == "NumberTypes" {
 				have["replicas"] = int64(2)
 			}
-			if got := firstDifference("", decode(t, tc.want), have); got != tc.diff {
+			if got := firstDifference(decode(t, tc.want), have); got != tc.diff {
 				t.Fatalf("firstDifference = %q, want %q", got, tc.diff)
 			}
 		})
@@ -118,7 +118,11 @@ func TestObjectDifference(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := decode(t, tc.want)
-			if got := objectDifference(want, decode(t, tc.have)); got != tc.diff {
+			got := ""
+			if p, found := objectDifference(want, decode(t, tc.have)); found {
+				got = p.String()
+			}
+			if got != tc.diff {
 				t.Fatalf("objectDifference = %q, want %q", got, tc.diff)
 			}
 			if _, ok := want["status"]; tc.name == "StatusIgnored" && !ok {
