@@ -62,8 +62,19 @@ spec:
 	if _, err := helm.New(target.NewPool()).Apply(ctx, item); err == nil || !strings.Contains(err.Error(), "kustomization.yaml") {
 		t.Fatalf("Apply = %v; want the install to fail at crds/kustomization.yaml", err)
 	}
-	if _, err := crds.Get(ctx, "widgets."+ns+".example.com", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Fatalf("the CRD the failed install created is still there (%v)", err)
+	// The API server removes a deleted CRD once its custom resources are gone.
+	for {
+		u, err := crds.Get(ctx, "widgets."+ns+".example.com", metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			break
+		}
+		if err == nil && u.GetDeletionTimestamp() == nil {
+			t.Fatal("the CRD the failed install created is still there")
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the CRD the failed install created is not removed: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	if _, err := crds.Get(ctx, "gadgets."+ns+".example.com", metav1.GetOptions{}); err != nil {
 		t.Fatalf("the CRD that existed before the install: %v", err)

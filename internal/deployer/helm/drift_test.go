@@ -84,8 +84,8 @@ data:
 // TestDrift_ZeroValuesAndNormalisedFields: what real charts write and the
 // API server stores otherwise — zero values it leaves out (hostNetwork:
 // false, minReadySeconds: 0, initialDelaySeconds: 0, ""), quantities
-// written as numbers (cpu: 1, memory in bytes), an int-or-string port as
-// a string, a Secret's stringData, a status block — is no drift, for a
+// written as numbers (cpu: 1, memory in bytes), int-or-string fields
+// (ports by name and number, maxSurge as a percentage), a Secret's stringData, a status block — is no drift, for a
 // release and for a rendered chart; a value changed behind the item's
 // back still is. Before, the first plan after every apply reported such a
 // chart drifted and every apply upgraded it again.
@@ -98,6 +98,7 @@ metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
 spec:
   replicas: 1
   minReadySeconds: 0
+  strategy: {rollingUpdate: {maxUnavailable: 1, maxSurge: 25%}}
   selector: {matchLabels: {app: {{ .Release.Name }}}}
   template:
     metadata: {labels: {app: {{ .Release.Name }}}, annotations: {}}
@@ -123,7 +124,7 @@ kind: Service
 metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
 spec:
   selector: {app: {{ .Release.Name }}}
-  ports: [{name: http, port: 80, targetPort: "8080"}]
+  ports: [{name: http, port: 80, targetPort: http}, {name: metrics, port: 9090, targetPort: 9090}]
 ---
 apiVersion: v1
 kind: Secret
