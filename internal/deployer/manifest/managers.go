@@ -78,7 +78,7 @@ func managersOf(live *unstructured.Unstructured, path fieldPath) []string {
 			continue
 		}
 		var set map[string]any
-		if json.Unmarshal(e.FieldsV1.Raw, &set) != nil {
+		if json.Unmarshal(e.FieldsV1.GetRawBytes(), &set) != nil {
 			continue
 		}
 		if holds(set, path, live.Object) {

@@ -16,7 +16,7 @@ func TestManagersOf(t *testing.T) {
 		"spec": {"replicas": 3, "selector": {"matchLabels": {"app": "a"}},
 		  "template": {"spec": {"containers": [{"name": "side", "image": "s:1"}, {"name": "app", "image": "a:2"}]}}},
 		"metadata": {"finalizers": ["x", "y"]}}`)}
-	fields := func(s string) *metav1.FieldsV1 { return &metav1.FieldsV1{Raw: []byte(s)} }
+	fields := metav1.NewFieldsV1
 	live.SetManagedFields([]metav1.ManagedFieldsEntry{
 		{Manager: "landscaper/item", Operation: metav1.ManagedFieldsOperationApply, FieldsV1: fields(`{"f:spec":{"f:selector":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:name":{}}}}}}}`)},
 		{Manager: "hpa-controller", Operation: metav1.ManagedFieldsOperationUpdate, FieldsV1: fields(`{"f:spec":{"f:replicas":{}}}`)},
