@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
@@ -233,7 +234,7 @@ func (e *encoder) mapping(m map[string]any, path []string, lvl level) *yaml.Node
 		default:
 			value = e.node(m[k], p, childLevel)
 		}
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, value)
+		n.Content = append(n.Content, scalar(k), value)
 	}
 	return n
 }
@@ -267,7 +268,7 @@ func (e *encoder) secretData(path []string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, k := range keys {
 		marker := e.m.secretValue(e.loc(append(path[:len(path):len(path)], k)), e.secret[k])
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, e.plain(marker))
+		n.Content = append(n.Content, scalar(k), e.plain(marker))
 	}
 	return n
 }
@@ -302,11 +303,58 @@ func (e *encoder) str(s string, path []string) *yaml.Node {
 // plain is a string scalar: quoted where YAML would read it as another
 // type, a literal block when it has several lines.
 func (e *encoder) plain(s string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	n := scalar(s)
 	if strings.Contains(s, "\n") {
 		n.Style = yaml.LiteralStyle
 	}
 	return n
+}
+
+// scalar is a string scalar on one line (a map key, or a value): quoted
+// where a YAML reader would take it for another type. The encoder quotes
+// by YAML 1.2, which reads Off, yes, y, ~ or 0755 written plain as
+// strings; Kubernetes reads YAML 1.1 (sigs.k8s.io/yaml), which reads
+// them as false, true, true, null and 493, so those are quoted too.
+func scalar(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11NotString(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// yaml11Words are the plain scalars YAML 1.1 reads as booleans or null.
+var yaml11Words = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("y yes true on n no false off null ~") {
+		yaml11Words[w] = true
+		yaml11Words[strings.ToUpper(w)] = true
+		yaml11Words[strings.ToUpper(w[:1])+w[1:]] = true
+	}
+}
+
+// yaml11NotString says whether a YAML 1.1 reader takes s, written plain,
+// for something else than the string s. Words are looked up; what starts
+// like a number (0x1F, 012, 1e3, 1_000, .5, +1, .inf) or like a YAML
+// indicator is read by Kubernetes' own reader, the reference.
+func yaml11NotString(s string) bool {
+	if s == "" || strings.Contains(s, "\n") {
+		return false // quoted by the encoder, or a literal block
+	}
+	if s == "<<" {
+		return true // as a key, YAML 1.1's merge key
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9', c == '+', c == '-', c == '.', c == '=':
+		var v any
+		if err := k8syaml.Unmarshal([]byte(s), &v); err != nil {
+			return true
+		}
+		str, ok := v.(string)
+		return !ok || str != s
+	}
+	return yaml11Words[s]
 }
 
 func rank(first []string, k string) int {

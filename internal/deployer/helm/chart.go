@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,8 +15,10 @@ import (
 	"path"
 	"strings"
 
+	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/ignore"
 	"helm.sh/helm/v3/pkg/registry"
 	"helm.sh/helm/v3/pkg/repo"
 	"sigs.k8s.io/yaml"
@@ -31,6 +34,21 @@ const maxChartSize = 64 << 20
 // its content. Failures to reach a server are transient; a chart that
 // cannot be found or parsed is terminal.
 func loadChart(ctx context.Context, c Chart, files fs.FS, resources Resources) (*chart.Chart, string, error) {
+	ch, digest, err := loadChartSource(ctx, c, files, resources)
+	if err != nil {
+		return nil, "", err
+	}
+	// As `helm install` and `helm template` do: a dependency Chart.yaml
+	// names must be in charts/, or the chart would install without it.
+	if deps := ch.Metadata.Dependencies; len(deps) > 0 {
+		if err := action.CheckDependencies(ch, deps); err != nil {
+			return nil, "", failure.Terminalf("InvalidChart", "chart %s: %v (run helm dependency build)", ch.Name(), err)
+		}
+	}
+	return ch, digest, nil
+}
+
+func loadChartSource(ctx context.Context, c Chart, files fs.FS, resources Resources) (*chart.Chart, string, error) {
 	if c.Path != "" {
 		return localChart(files, c.Path)
 	}
@@ -94,22 +112,7 @@ func localChart(files fs.FS, p string) (*chart.Chart, string, error) {
 		digest.Write(b)
 		return ch, hex.EncodeToString(digest.Sum(nil)), nil
 	}
-	var buffered []*loader.BufferedFile
-	err = fs.WalkDir(files, p, func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(files, name)
-		if err != nil {
-			return err
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(name, p), "/")
-		buffered = append(buffered, &loader.BufferedFile{Name: rel, Data: b})
-		// WalkDir visits in lexical order, so the digest is stable.
-		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(b))
-		digest.Write(b)
-		return nil
-	})
+	buffered, err := chartFiles(files, p, digest)
 	if err != nil {
 		return fail(err)
 	}
@@ -119,6 +122,69 @@ func localChart(files fs.FS, p string) (*chart.Chart, string, error) {
 	}
 	return ch, hex.EncodeToString(digest.Sum(nil)), nil
 }
+
+// chartFiles reads the chart directory dir of files as Helm's
+// loader.LoadDir reads one from disk: what the chart's .helmignore (and
+// Helm's default rules) ignore is left out — a chart's crds/kustomization.yaml
+// is not a CRD — a UTF-8 byte order mark is dropped, only regular files
+// are read, and no file exceeds Helm's size limit. The files read go into
+// digest, name and content, in the walk's lexical order.
+func chartFiles(files fs.FS, dir string, digest io.Writer) ([]*loader.BufferedFile, error) {
+	rules := ignore.Empty()
+	if b, err := fs.ReadFile(files, path.Join(dir, ignore.HelmIgnore)); err == nil {
+		if rules, err = ignore.Parse(bytes.NewReader(b)); err != nil {
+			return nil, fmt.Errorf("%s: %w", ignore.HelmIgnore, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	rules.AddDefaults()
+	var out []*loader.BufferedFile
+	total := 0
+	err := fs.WalkDir(files, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, dir), "/")
+		if rel == "" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if rules.Ignore(rel, info) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", rel)
+		}
+		if info.Size() > loader.MaxDecompressedFileSize {
+			return fmt.Errorf("%s is larger than %d bytes", rel, loader.MaxDecompressedFileSize)
+		}
+		b, err := fs.ReadFile(files, name)
+		if err != nil {
+			return err
+		}
+		if total += len(b); total > maxChartSize {
+			return fmt.Errorf("the chart is larger than %d bytes", maxChartSize)
+		}
+		b = bytes.TrimPrefix(b, utf8BOM)
+		out = append(out, &loader.BufferedFile{Name: rel, Data: b})
+		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(b))
+		_, _ = digest.Write(b)
+		return nil
+	})
+	return out, err
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // fromRepo resolves name and version in the repository's index.yaml and
 // downloads the chart (relative chart URLs are relative to the

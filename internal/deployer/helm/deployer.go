@@ -7,10 +7,14 @@ package helm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -78,7 +82,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithOwnManagers(helmFieldManager())
 	var status ProviderStatus
 	if cfg.realRelease() {
 		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item)
@@ -145,7 +149,23 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 		if err := d.gateRelease(ctx, c, ch, cfg, last); err != nil {
 			return nil, err
 		}
-		return r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
+		var created []string
+		if freshInstall(last) {
+			names, err := chartCRDNames(ch)
+			if err != nil {
+				return nil, invalid(err)
+			}
+			if created, err = absentCRDs(ctx, c, names); err != nil {
+				return nil, err
+			}
+		}
+		rel, err := r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
+		if err != nil {
+			if cleanupErr := removeCreatedCRDs(ctx, c, r, created); cleanupErr != nil {
+				err = errors.Join(err, cleanupErr)
+			}
+		}
+		return rel, err
 	})
 	if rel == nil || err != nil {
 		return status, err
@@ -327,7 +347,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwnManagers(helmFieldManager())
 	if prev.Release == nil {
 		ch, _, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 		if err != nil {
@@ -364,6 +384,16 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	}
 	why, err := session.Compare(ctx, objs)
 	return deployer.DriftReport{Drifted: why != "", Reason: why}, itemError(item, err)
+}
+
+// helmFieldManager is the field manager the Helm SDK writes release
+// objects with, as kube.Client picks it: a drift in a field it holds names
+// no other manager.
+func helmFieldManager() string {
+	if kube.ManagedFieldsManager != "" {
+		return kube.ManagedFieldsManager
+	}
+	return filepath.Base(os.Args[0])
 }
 
 // toManifests wraps rendered objects as manifests with policy manage.

@@ -80,3 +80,82 @@ data:
 		}
 	}
 }
+
+// TestDrift_ZeroValuesAndNormalisedFields: what real charts write and the
+// API server stores otherwise — zero values it leaves out (hostNetwork:
+// false, minReadySeconds: 0, initialDelaySeconds: 0, ""), quantities
+// written as numbers (cpu: 1, memory in bytes), int-or-string fields
+// (ports by name and number, maxSurge as a percentage), a Secret's stringData, a status block — is no drift, for a
+// release and for a rendered chart; a value changed behind the item's
+// back still is. Before, the first plan after every apply reported such a
+// chart drifted and every apply upgraded it again.
+func TestDrift_ZeroValuesAndNormalisedFields(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	d := helm.New(target.NewPool())
+	ch := testChart(t, nil, map[string]string{"objs.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
+spec:
+  replicas: 1
+  minReadySeconds: 0
+  strategy: {rollingUpdate: {maxUnavailable: 1, maxSurge: 25%}}
+  selector: {matchLabels: {app: {{ .Release.Name }}}}
+  template:
+    metadata: {labels: {app: {{ .Release.Name }}}, annotations: {}}
+    spec:
+      hostNetwork: false
+      hostIPC: false
+      hostPID: false
+      serviceAccountName: ""
+      automountServiceAccountToken: false
+      tolerations: []
+      containers:
+      - name: app
+        image: registry.invalid/app:1
+        args: []
+        ports: [{name: http, containerPort: 8080}]
+        livenessProbe: {tcpSocket: {port: http}, initialDelaySeconds: 0, timeoutSeconds: 1}
+        resources: {limits: {cpu: 1, memory: 268435456}, requests: {cpu: 0.5, memory: 128Mi}}
+        securityContext: {privileged: false, readOnlyRootFilesystem: true}
+status: {}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
+spec:
+  selector: {app: {{ .Release.Name }}}
+  ports: [{name: http, port: 80, targetPort: http}, {name: metrics, port: 9090, targetPort: 9090}]
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: {{ .Release.Name }}, namespace: ` + ns + `}
+stringData: {password: {{ .Values.password | quote }}}
+`})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := newClusterReader(t)
+	for _, asRelease := range []bool{true, false} {
+		name := map[bool]string{true: "zero-release", false: "zero-rendered"}[asRelease]
+		item := helmItem(t, name, helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": name, "helmDeployment": asRelease, "values": map[string]any{"password": "s3cret"}}))
+		res, err := d.Apply(ctx, item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		item.ProviderStatus = res.ProviderStatus
+		if report, err := d.Drift(ctx, item); err != nil || report.Drifted {
+			t.Fatalf("%s: Drift = %+v, %v; want nothing drifted", name, report, err)
+		}
+		dep, err := c.c.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dep.Spec.Template.Spec.HostNetwork = true
+		if _, err := c.c.AppsV1().Deployments(ns).Update(ctx, dep, metav1.UpdateOptions{FieldManager: "someone-else"}); err != nil {
+			t.Fatal(err)
+		}
+		report, err := d.Drift(ctx, item)
+		if err != nil || !report.Drifted || !strings.Contains(report.Reason, `.spec.template.spec.hostNetwork (held by field manager "someone-else")`) {
+			t.Fatalf("%s: Drift = %+v, %v; want drift at hostNetwork naming the manager that took it", name, report, err)
+		}
+	}
+}

@@ -138,7 +138,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		if skip, err := s.checkOwner(d, live); skip || err != nil {
 			return err
 		}
-		upToDate := known && prev.Hash == d.Hash && firstDifference("", expected(d), live.Object) == ""
+		upToDate := known && prev.Hash == d.Hash && !differs(expected(d), live.Object)
 		if upToDate || d.Spec.Policy == PolicyImmutable {
 			status.put(s.record(d, live.GetUID(), prev.Hash))
 			status.markSeen(d)

@@ -50,9 +50,9 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 		if adopted {
 			want = withoutOwnerMarks(want)
 		}
-		if path := firstDifference("", want, live[i].Object); path != "" {
+		if path, found := objectDifference(want, live[i].Object); found {
 			// Only the path: the values may be secret.
-			return drifted("%s differs from its manifest at %s", r.Resource, path), nil
+			return drifted("%s differs from its manifest at %s", r.Resource, s.differsAt(live[i], path)), nil
 		}
 	}
 	return deployer.DriftReport{}, nil
@@ -165,8 +165,8 @@ func (s *Session) Compare(ctx context.Context, objs []*Desired) (string, error) 
 		if live[i] == nil {
 			return fmt.Sprintf("%s no longer exists", ref), nil
 		}
-		if path := firstDifference("", d.Object.Object, live[i].Object); path != "" {
-			return fmt.Sprintf("%s differs from the release manifest at %s", ref, path), nil
+		if path, found := objectDifference(d.Object.Object, live[i].Object); found {
+			return fmt.Sprintf("%s differs from the release manifest at %s", ref, s.differsAt(live[i], path)), nil
 		}
 	}
 	return "", nil

@@ -29,6 +29,8 @@ type Session struct {
 	// (deployer.Item.Rebuilt), so only labels decide what is ours.
 	rebuilt bool
 	manager string
+	// ownManagers are further field managers of the item's (WithOwnManagers).
+	ownManagers []string
 	// namespace is given to namespaced objects that name none.
 	namespace string
 	// idle and shared are the call's (deployer.Item.GoIdle, SharedReads).
