@@ -44,11 +44,16 @@ func TestApply_Exports(t *testing.T) {
 // requirement holds and times out naming the check when it does not.
 func TestApply_CustomReadinessChecks(t *testing.T) {
 	ns := localcluster.Namespace(t)
+	// values as Landscaper's docs write them: [{value: …}].
 	check := func(op string, values ...any) map[string]any {
+		wrapped := []any{}
+		for _, v := range values {
+			wrapped = append(wrapped, map[string]any{"value": v})
+		}
 		return map[string]any{"readinessChecks": map[string]any{"custom": []any{map[string]any{
 			"name":             "phase-check",
 			"resourceSelector": []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "state", "namespace": ns}},
-			"requirements":     []any{map[string]any{"jsonPath": ".data.phase", "operator": op, "values": values}},
+			"requirements":     []any{map[string]any{"jsonPath": ".data.phase", "operator": op, "values": wrapped}},
 		}}}}
 	}
 	objs := []map[string]any{entry("manage", cm(ns, "state", map[string]any{"phase": "done"}))}
@@ -61,7 +66,7 @@ func TestApply_CustomReadinessChecks(t *testing.T) {
 	byLabel := map[string]any{"readinessChecks": map[string]any{"custom": []any{map[string]any{
 		"name":          "by-label",
 		"labelSelector": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "matchLabels": map[string]any{"landscaper.gardener.cloud/deploy-item": ownerOf("custom-ok")}},
-		"requirements":  []any{map[string]any{"jsonPath": ".data.phase", "operator": "=", "values": []any{"done"}}},
+		"requirements":  []any{map[string]any{"jsonPath": ".data.phase", "operator": "=", "values": []any{map[string]any{"value": "done"}}}},
 	}}}}
 	if _, err := it.apply(minute, config(t, objs, byLabel)); err != nil {
 		t.Fatalf("label selector check: %v", err)

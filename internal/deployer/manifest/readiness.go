@@ -15,8 +15,16 @@ type ReadinessCheckConfig struct {
 
 func (c *ReadinessCheckConfig) validate() error {
 	for i, cc := range c.Custom {
-		if len(cc.ResourceSelector) == 0 && cc.LabelSelector == nil {
+		// What Landscaper's validation requires of a custom check.
+		switch {
+		case cc.Name == "":
+			return fmt.Errorf("readinessChecks.custom[%d]: name is required", i)
+		case len(cc.ResourceSelector) == 0 && cc.LabelSelector == nil:
 			return fmt.Errorf("readinessChecks.custom[%d] (%s): set resourceSelector or labelSelector", i, cc.Name)
+		case cc.LabelSelector != nil && len(cc.LabelSelector.Labels) == 0:
+			return fmt.Errorf("readinessChecks.custom[%d] (%s).labelSelector: matchLabels must select on at least one label", i, cc.Name)
+		case len(cc.Requirements) == 0:
+			return fmt.Errorf("readinessChecks.custom[%d] (%s): requirements must have at least one entry", i, cc.Name)
 		}
 		for j, r := range cc.Requirements {
 			if err := r.validate(); err != nil {
