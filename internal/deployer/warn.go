@@ -1,6 +1,12 @@
 package deployer
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
 
 // Warner is implemented by a deployer whose configurations may hold
 // fields it accepts but does not honour the way Landscaper's deployer
@@ -45,4 +51,22 @@ func ContinuousReconcileWarnings(config json.RawMessage) []string {
 		return nil
 	}
 	return []string{ContinuousReconcileWarning}
+}
+
+// UnknownFieldWarnings is the ConfigWarnings of a deployer that decodes
+// its configurations into t leniently, as Landscaper does: one warning per
+// field of config that t does not declare, naming its path below
+// "config", so a misspelt or newer field is never dropped without a word.
+// what names the configuration ("the manifest deployer's configuration").
+func UnknownFieldWarnings(config json.RawMessage, t reflect.Type, what string) []string {
+	var generic any
+	if api.DecodeExact(config, &generic) != nil {
+		return nil // Validate reports a configuration that does not decode
+	}
+	var out []string
+	for _, w := range api.UnknownFields(generic, t, "config") {
+		path := strings.TrimSuffix(w, ": unknown field")
+		out = append(out, path+": unknown field of "+what+", ignored: neither Landscaper's deployer nor the provider reads it")
+	}
+	return out
 }

@@ -13,7 +13,7 @@ func (e *Engine) checkItems(items []RenderedItem) error {
 	var errs []error
 	for _, it := range items {
 		if err := reg.Validate(it.Type, it.Config); err != nil {
-			errs = append(errs, fmt.Errorf("installation %s: deploy execution %q: deploy item %q: %w", it.Installation, it.Execution, it.Name, err))
+			errs = append(errs, fmt.Errorf("%s: %w", itemLabel(it), err))
 		}
 	}
 	return errors.Join(errs...)
@@ -26,10 +26,22 @@ func (e *Engine) itemWarnings(items []RenderedItem) []string {
 	var out []string
 	for _, it := range items {
 		for _, w := range reg.Warnings(it.Type, it.Config) {
-			out = append(out, fmt.Sprintf("installation %s: deploy execution %q: deploy item %q: %s", it.Installation, it.Execution, it.Name, w))
+			out = append(out, itemLabel(it)+": "+w)
 		}
 	}
 	return out
+}
+
+// itemLabel names a rendered item in messages: its installation, the
+// deploy execution and the blueprint file of its template, and the item,
+// e.g. `installation root: deploy execution "main" (deploy.yaml): deploy
+// item "app"`.
+func itemLabel(it RenderedItem) string {
+	source := it.Source
+	if source == "" {
+		source = "inline template"
+	}
+	return fmt.Sprintf("installation %s: deploy execution %q (%s): deploy item %q", it.Installation, it.Execution, source, it.Name)
 }
 
 // registry is Deployers, or an empty registry in which every type is

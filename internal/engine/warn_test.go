@@ -22,7 +22,7 @@ func (warningMock) ConfigWarnings(config json.RawMessage) []string {
 
 // Engine.Render adds each deployer's warnings about a rendered item's
 // configuration to the tree's warnings, naming the installation, the
-// execution and the item; items without such fields add nothing.
+// execution with its template's file and the item; items without such fields add nothing.
 func TestRender_DeployerWarnings(t *testing.T) {
 	reg := deployer.NewRegistry()
 	reg.Register(mock.Type, warningMock{mock.New()})
@@ -41,8 +41,17 @@ deployExecutions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `installation root/db: deploy execution "main": deploy item "loud": warnMe is ignored`
+	want := `installation root/db: deploy execution "main" (inline template): deploy item "loud": warnMe is ignored`
 	if len(tree.Warnings) != 1 || tree.Warnings[0] != want {
 		t.Fatalf("warnings %q, want [%q]", tree.Warnings, want)
+	}
+}
+
+// itemLabel names the blueprint file of the item's execution when its
+// template is one, so a warning or error points at the file to fix.
+func TestItemLabel_NamesTheFile(t *testing.T) {
+	got := itemLabel(RenderedItem{Installation: "root", Execution: "main", Source: "deploy/items.yaml", Name: "app"})
+	if want := `installation root: deploy execution "main" (deploy/items.yaml): deploy item "app"`; got != want {
+		t.Fatalf("itemLabel = %q, want %q", got, want)
 	}
 }

@@ -242,7 +242,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).Delete(ctx, prev.ManagedResources, groups)
 		return itemError(item, err)
 	}
-	var uninstallOpts ActionOptions
+	var uninstallOpts UninstallOptions
 	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
 		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
 	}

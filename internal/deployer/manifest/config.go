@@ -90,6 +90,9 @@ type Export struct {
 	JSONPath      string         `json:"jsonPath"`
 	FromResource  *ObjectRef     `json:"fromResource,omitempty"`
 	FromObjectRef *FromObjectRef `json:"fromObjectRef,omitempty"`
+	// TargetName names another target of the installation to read from
+	// (Landscaper's additional targets); refused, see refuseTargetName.
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // FromObjectRef says that the value found is a {name, namespace}
@@ -144,6 +147,9 @@ type CustomResourceGroup struct {
 	Resources          []ResourceType `json:"resources,omitempty"`
 	ForceDelete        bool           `json:"forceDelete,omitempty"`
 	DeleteAllResources bool           `json:"deleteAllResources,omitempty"`
+	// TargetName names another target of the installation to delete on;
+	// refused, see refuseTargetName.
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // ResourceType selects objects of one kind.
@@ -173,11 +179,7 @@ func parseConfig(raw json.RawMessage) (*ProviderConfiguration, error) {
 	// for newer Landscaper versions still apply.
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	if strings.HasSuffix(peekAPIVersion(raw), "/v1alpha1") {
-		// v1alpha1: manifests is a list of plain objects.
-		var v1 struct {
-			ProviderConfiguration
-			Manifests []json.RawMessage `json:"manifests,omitempty"`
-		}
+		var v1 v1alpha1Configuration
 		if err := dec.Decode(&v1); err != nil {
 			return nil, err
 		}
@@ -199,6 +201,13 @@ func parseConfig(raw json.RawMessage) (*ProviderConfiguration, error) {
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// v1alpha1Configuration is v1alpha1's form: manifests is a list of plain
+// objects.
+type v1alpha1Configuration struct {
+	ProviderConfiguration
+	Manifests []json.RawMessage `json:"manifests,omitempty"`
 }
 
 func peekAPIVersion(raw json.RawMessage) string {
@@ -230,26 +239,54 @@ func (c *ProviderConfiguration) validate() error {
 			return fmt.Errorf("manifests[%d]: manifest is missing", i)
 		}
 	}
-	if err := c.ReadinessChecks.validate(); err != nil {
+	if err := c.ReadinessChecks.Validate(); err != nil {
 		return err
 	}
 	if c.Exports != nil {
-		for i, e := range c.Exports.Exports {
-			if e.Key == "" {
-				return fmt.Errorf("exports[%d]: key is missing", i)
-			}
-			if e.FromResource == nil {
-				return fmt.Errorf("export %q: fromResource is missing", e.Key)
-			}
+		if err := ValidateExports("exports.exports", c.Exports.Exports, true); err != nil {
+			return err
 		}
 	}
-	if err := validateGroups("deletionGroups", c.DeletionGroups); err != nil {
+	if err := ValidateDeletionGroups("deletionGroups", c.DeletionGroups); err != nil {
 		return err
 	}
-	return validateGroups("deletionGroupsDuringUpdate", c.DeletionGroupsDuringUpdate)
+	return ValidateDeletionGroups("deletionGroupsDuringUpdate", c.DeletionGroupsDuringUpdate)
 }
 
-func validateGroups(field string, groups []DeletionGroup) error {
+// ValidateExports checks the exports at field (a path for messages);
+// needResource says every export reads an object (fromResource), as the
+// manifest deployer's do; the Helm deployer's may read the values instead.
+func ValidateExports(field string, exports []Export, needResource bool) error {
+	for i, e := range exports {
+		switch {
+		case e.Key == "":
+			return fmt.Errorf("%s[%d]: key is missing", field, i)
+		case needResource && e.FromResource == nil:
+			return fmt.Errorf("export %q: fromResource is missing", e.Key)
+		}
+		if err := refuseTargetName(fmt.Sprintf("%s[%d] (%s)", field, i, e.Key), e.TargetName, "read the export from"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refuseTargetName refuses Landscaper's targetName (v0.110, additional
+// targets: read, wait or delete on another of the installation's
+// targets). Ignoring it would read or delete on the deploy item's own
+// cluster: a same-named object there gives another value, and a deletion
+// group would delete someone else's objects.
+func refuseTargetName(field string, name *string, what string) error {
+	if name == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: targetName %q is not supported: the provider would %s the deploy item's own target "+
+		"instead of that one. Use a deploy item whose target is that cluster", field, *name, what)
+}
+
+// ValidateDeletionGroups checks the deletion groups at field (a path for
+// messages) as Landscaper's validation does.
+func ValidateDeletionGroups(field string, groups []DeletionGroup) error {
 	for i, g := range groups {
 		switch {
 		case (g.PredefinedResourceGroup == nil) == (g.CustomResourceGroup == nil):
@@ -262,6 +299,9 @@ func validateGroups(field string, groups []DeletionGroup) error {
 					g.PredefinedResourceGroup.Type, GroupNamespaced, GroupClusterScoped, GroupCRDs, GroupEmpty)
 			}
 		default:
+			if err := refuseTargetName(fmt.Sprintf("%s[%d].customResourceGroup", field, i), g.CustomResourceGroup.TargetName, "delete on"); err != nil {
+				return err
+			}
 			for j, r := range g.CustomResourceGroup.Resources {
 				if r.APIVersion == "" || r.Kind == "" {
 					return fmt.Errorf("%s[%d].resources[%d]: apiVersion and kind are required", field, i, j)

@@ -13,7 +13,9 @@ type ReadinessCheckConfig struct {
 	Custom         []CustomCheck `json:"custom,omitempty"`
 }
 
-func (c *ReadinessCheckConfig) validate() error {
+// Validate checks the block as Landscaper's validation does (and refuses
+// what the provider cannot honour).
+func (c *ReadinessCheckConfig) Validate() error {
 	for i, cc := range c.Custom {
 		// What Landscaper's validation requires of a custom check.
 		switch {
@@ -25,6 +27,9 @@ func (c *ReadinessCheckConfig) validate() error {
 			return fmt.Errorf("readinessChecks.custom[%d] (%s).labelSelector: matchLabels must select on at least one label", i, cc.Name)
 		case len(cc.Requirements) == 0:
 			return fmt.Errorf("readinessChecks.custom[%d] (%s): requirements must have at least one entry", i, cc.Name)
+		}
+		if err := refuseTargetName(fmt.Sprintf("readinessChecks.custom[%d] (%s)", i, cc.Name), cc.TargetName, "wait on"); err != nil {
+			return err
 		}
 		for j, r := range cc.Requirements {
 			if err := r.validate(); err != nil {

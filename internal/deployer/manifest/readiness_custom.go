@@ -20,6 +20,9 @@ type CustomCheck struct {
 	ResourceSelector []ObjectRef    `json:"resourceSelector,omitempty"`
 	LabelSelector    *LabelSelector `json:"labelSelector,omitempty"`
 	Requirements     []Requirement  `json:"requirements"`
+	// TargetName names another target of the installation to wait on;
+	// refused, see refuseTargetName.
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // LabelSelector selects objects of one kind by labels.

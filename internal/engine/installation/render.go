@@ -134,8 +134,10 @@ type RenderedItem struct {
 	Installation string
 	Name         string
 	Type         string
-	// Execution is the deploy execution that rendered the item.
+	// Execution is the deploy execution that rendered the item, Source the
+	// blueprint file of its template ("" for an inline one).
 	Execution  string
+	Source     string
 	Target     *api.TargetSelector
 	DependsOn  []string
 	ConfigHash string
@@ -239,7 +241,7 @@ func (t *RenderedTree) add(spec Spec, prev *snapshot.Installation) (*rendering, 
 	for _, i := range dag.Order(nodes) {
 		it := items[i]
 		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
-			Type: it.Type, Execution: it.Execution, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
+			Type: it.Type, Execution: it.Execution, Source: it.Source, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
 	}
 	prevSubs := map[string]*snapshot.Installation{}
 	if prev != nil {
