@@ -72,7 +72,9 @@ func UnknownFields(v any, t reflect.Type, prefix string) []string {
 // FieldPaths lists every field path the Go type t declares, in the form
 // "a.b[].c" (a list's elements as "[]"), depth first in declaration
 // order. A path for which stop returns true is listed but not descended
-// into; nor is a json.RawMessage or a map (its keys are data, not fields).
+// into; nor is a json.RawMessage, a map (its keys are data, not fields)
+// or a type that decodes itself without declaring JSON fields (a
+// duration read from a string).
 func FieldPaths(t reflect.Type, stop func(path string) bool) []string {
 	var out []string
 	var walk func(t reflect.Type, prefix string)
@@ -86,7 +88,7 @@ func FieldPaths(t reflect.Type, stop func(path string) bool) []string {
 			}
 			t = t.Elem()
 		}
-		if t.Kind() != reflect.Struct {
+		if t.Kind() != reflect.Struct || opaque(t) {
 			return
 		}
 		for _, f := range orderedFields(t) {
@@ -99,6 +101,23 @@ func FieldPaths(t reflect.Type, stop func(path string) bool) []string {
 	}
 	walk(t, "")
 	return out
+}
+
+var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+
+// opaque reports whether struct type t decodes itself (json.Unmarshaler)
+// and declares no field by a json tag, so its Go fields are not fields of
+// the JSON it reads.
+func opaque(t reflect.Type) bool {
+	if !reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("json") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 type jsonField struct {
