@@ -70,3 +70,23 @@ func UnknownFieldWarnings(config json.RawMessage, t reflect.Type, what string) [
 	}
 	return out
 }
+
+// TargetNamer is implemented by a deployer whose configurations may name
+// other targets of the installation than the item's own (Landscaper's
+// targetName). The engine checks at plan time that each is one of the
+// installation's target imports, and hands them to every call
+// (Item.Targets).
+type TargetNamer interface {
+	// TargetNames returns the names config uses, each once; nil for none.
+	// Config has passed Validate.
+	TargetNames(config json.RawMessage) []string
+}
+
+// TargetNames returns the other targets config of itemType names; nil for
+// an unknown type or a deployer that names none.
+func (r *Registry) TargetNames(itemType string, config json.RawMessage) []string {
+	if d, ok := r.byType[itemType].(TargetNamer); ok {
+		return d.TargetNames(config)
+	}
+	return nil
+}

@@ -40,7 +40,7 @@ func Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 // added to the tree's warnings.
 func (e *Engine) Render(spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	tree, err := Render(spec, prev)
-	err = errors.Join(err, e.checkItems(tree.Items))
+	err = errors.Join(err, e.checkItems(tree))
 	if err == nil {
 		tree.Warnings = append(tree.Warnings, e.itemWarnings(tree.Items)...)
 	}

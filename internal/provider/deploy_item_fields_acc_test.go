@@ -66,10 +66,10 @@ func TestAccRenderedInstallation_unknownConfigFieldsWarn(t *testing.T) {
 	})
 }
 
-// targetName (Landscaper's additional targets) fails the plan naming the
-// field, the item and the target, since ignoring it would read or delete
-// on the item's own cluster; so does a custom readiness check written
-// without Landscaper's {value: …} entries (issue 33 items 2, 3 and 9).
+// A targetName (Landscaper's additional targets) that none of the
+// installation's target imports has fails the plan naming the item, the
+// name and the names it knows; so does a custom readiness check written
+// without Landscaper's {value: …} entries (issue 33 items 3 and 9).
 func TestAccRenderedInstallation_fieldsRefusedAtPlan(t *testing.T) {
 	check := func(extra string) string {
 		return `- name: app
@@ -87,7 +87,7 @@ func TestAccRenderedInstallation_fieldsRefusedAtPlan(t *testing.T) {
 			{
 				Config: renderedItems(check(`deletionGroups:
 - customResourceGroup: {deleteAllResources: true, targetName: secondary, resources: [{apiVersion: v1, kind: ConfigMap}]}`)),
-				ExpectError: regexp.MustCompile(`(?s)deploy item\s+"app".*deletionGroups\[0\]\.customResourceGroup:\s+targetName\s+"secondary"\s+is\s+not\s+supported`),
+				ExpectError: regexp.MustCompile(`(?s)deploy\s+item\s+"app":\s+targetName\s+"secondary"\s+is\s+none\s+of\s+the\s+installation's\s+target\s+imports.*known:\s+cluster`),
 			},
 			{
 				Config: renderedItems(check(`readinessChecks:

@@ -1,10 +1,10 @@
 package fieldtable
 
-const (
-	targetNameRefused = "Plan error naming the field and the target: Landscaper (\"additional targets\") would read, wait or delete " +
-		"on the named target, while ignoring it would do so on the deploy item's own cluster — a same-named object there gives a " +
-		"wrong export, a check passes falsely, a deletion group deletes someone else's objects."
-)
+// targetNameHow is what becomes of Landscaper's targetName.
+const targetNameHow = "Read, wait or delete on the cluster of the named target, with the item's ownership rules. The name is " +
+	"resolved among the installation's target imports by their Target's `metadata.name` (Landscaper: any Target of the " +
+	"deploy item's namespace; here a blueprint reaches only what it imports); a name none of them has, or that two " +
+	"different imports share, fails the plan naming it."
 
 // Manifest is the manifest deployer's configuration
 // (manifest.deployer.landscaper.gardener.cloud/v1alpha2; v1alpha1's plain
@@ -46,7 +46,8 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 		Tests: []string{"TestRequirementMet", "TestRequirementValidate_LandscaperForm", "TestApply_CustomReadinessChecks"}},
 	{Path: "readinessChecks.custom[].requirements[].values[].value", Since: "v0.11", Verdict: Honoured, How: "Compared by JSON value (a string is not the boolean it spells).",
 		Tests: []string{"TestRequirementMet"}},
-	{Path: "readinessChecks.custom[].targetName", Since: "v0.110", Verdict: Refused, How: targetNameRefused, Tests: []string{"TestParseConfig_Invalid"}},
+	{Path: "readinessChecks.custom[].targetName", Since: "v0.110", Verdict: Differs, How: targetNameHow,
+		Tests: []string{"TestTargetName_ReadWaitDeleteOnTheNamedTarget", "TestRender_TargetNameMustBeAnImport", "TestAccInstallation_targetNameOnASecondCluster"}},
 	{Path: "manifests", Since: "≤ v0.5", Verdict: Honoured, How: "Applied in the order CRDs, cluster-scoped, namespaced.", Tests: []string{"TestConformance_Manifest"}},
 	{Path: "manifests[].policy", Since: "v0.12", Verdict: Differs,
 		How: "`keep`, `ignore`, `immutable` as Landscaper. `manage` refuses an object another deploy item's label claims (Landscaper takes it over); " +
@@ -76,8 +77,9 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 	{Path: "exports.exports[].fromObjectRef.apiVersion", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},
 	{Path: "exports.exports[].fromObjectRef.kind", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},
 	{Path: "exports.exports[].fromObjectRef.jsonPath", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},
-	{Path: "exports.exports[].targetName", Since: "v0.110", Verdict: Refused, How: targetNameRefused, Tests: []string{"TestParseConfig_Invalid"}},
-	{Path: "deletionGroups", Since: "v0.89", Verdict: Honoured, How: "Groups run in order; what no group selects follows.", Tests: []string{"TestDelete_DeletionGroups"}},
+	{Path: "exports.exports[].targetName", Since: "v0.110", Verdict: Differs, How: targetNameHow,
+		Tests: []string{"TestTargetName_ReadWaitDeleteOnTheNamedTarget", "TestRender_TargetNameMustBeAnImport", "TestAccInstallation_targetNameOnASecondCluster"}},
+	{Path: "deletionGroups", Since: "v0.89", Verdict: Honoured, How: "Groups run in order; an object no group selects is not deleted, as in Landscaper.", Tests: []string{"TestDelete_DeletionGroups"}},
 	{Path: "deletionGroups[].predefinedResourceGroup", Since: "v0.89", Verdict: Honoured, Tests: []string{"TestDelete_DeletionGroups"}},
 	{Path: "deletionGroups[].predefinedResourceGroup.type", Since: "v0.89", Verdict: Honoured, How: "`namespaced-resources`, `cluster-scoped-resources`, `crds`, `empty`.",
 		Tests: []string{"TestDelete_DeletionGroups", "TestParseConfig_Invalid"}},
@@ -92,7 +94,10 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 	{Path: "deletionGroups[].customResourceGroup.deleteAllResources", Since: "v0.89", Verdict: Honoured,
 		How:   "Also deletes objects of the types that this item does not manage, except after a lost state (the inventory's record proves nothing).",
 		Tests: []string{"TestDelete_DeletionGroups", "TestDelete_RebuiltTrustsOnlyTheOwnerLabel"}},
-	{Path: "deletionGroups[].customResourceGroup.targetName", Since: "v0.110", Verdict: Refused, How: targetNameRefused, Tests: []string{"TestParseConfig_Invalid"}},
+	{Path: "deletionGroups[].customResourceGroup.targetName", Since: "v0.110", Verdict: Differs,
+		How: targetNameHow + " Needs `deleteAllResources: true`, as Landscaper requires: the group deletes every object of its types " +
+			"there, and none of the item's own; after a lost state it deletes nothing there.",
+		Tests: []string{"TestTargetName_ReadWaitDeleteOnTheNamedTarget", "TestParseConfig_Invalid", "TestAccInstallation_targetNameOnASecondCluster"}},
 	{Path: "deletionGroupsDuringUpdate", Since: "v0.89", Verdict: Honoured, How: "Orders the deletion of objects an update drops.", Same: "`deletionGroups`"},
 	{Path: "continuousReconcile", Since: "v0.15", Verdict: Differs,
 		How:   "Plan warning: there is no controller to reconcile on a schedule; every plan and refresh checks for drift and the next apply repairs it.",

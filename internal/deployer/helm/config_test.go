@@ -29,8 +29,8 @@ func TestParseConfig_Invalid(t *testing.T) {
 		{"Kubeconfig", `{` + base + `,"chart":{"ref":"x"},"kubeconfig":"k"}`, "kubeconfig"},
 		// The parts shared with the manifest deployer are checked as there.
 		{"BareRequirementValue", `{` + base + `,"chart":{"ref":"x"},"readinessChecks":{"custom":[{"name":"c","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"==","values":["x"]}]}]}}`, "values[0] is a string, not an object {value: …}"},
-		{"ExportTargetName", `{` + base + `,"chart":{"ref":"x"},"exports":{"exports":[{"key":"k","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"},"targetName":"secondary"}]}}`, `exports.exports[0] (k): targetName "secondary" is not supported`},
-		{"GroupTargetName", `{` + base + `,"chart":{"ref":"x"},"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"deleteAllResources":true,"targetName":"secondary"}}]}`, "deletionGroups[0].customResourceGroup: targetName"},
+		{"ExportEmptyTargetName", `{` + base + `,"chart":{"ref":"x"},"exportsFromManifests":[{"key":"k","jsonPath":".a","targetName":""}]}`, `exportsFromManifests[0] (k): targetName is empty`},
+		{"GroupTargetNameWithoutDeleteAll", `{` + base + `,"chart":{"ref":"x"},"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"targetName":"secondary"}}]}`, "deletionGroups[0].customResourceGroup: targetName needs deleteAllResources"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig(json.RawMessage(tc.config))

@@ -53,7 +53,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithTargets(d.pool, item)
 	var status ProviderStatus
 	if cfg.realRelease() {
 		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item)
@@ -239,7 +239,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		if cfgErr == nil {
 			groups = cfg.DeletionGroups
 		}
-		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).Delete(ctx, prev.ManagedResources, groups)
+		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item).Delete(ctx, prev.ManagedResources, groups)
 		return itemError(item, err)
 	}
 	var uninstallOpts UninstallOptions

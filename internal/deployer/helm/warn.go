@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
 var _ deployer.Warner = (*Deployer)(nil)
@@ -16,4 +17,17 @@ var _ deployer.Warner = (*Deployer)(nil)
 func (d *Deployer) ConfigWarnings(config json.RawMessage) []string {
 	out := deployer.UnknownFieldWarnings(config, reflect.TypeOf(ProviderConfiguration{}), "the Helm deployer's configuration")
 	return append(out, deployer.ContinuousReconcileWarnings(config)...)
+}
+
+var _ deployer.TargetNamer = (*Deployer)(nil)
+
+// TargetNames implements deployer.TargetNamer: the other targets the
+// readiness checks, exports and deletion groups name.
+func (d *Deployer) TargetNames(config json.RawMessage) []string {
+	cfg, err := ParseConfig(config)
+	if err != nil {
+		return nil
+	}
+	exports := cfg.exports()
+	return manifest.CollectTargetNames(cfg.ReadinessChecks, exports, cfg.DeletionGroups, cfg.DeletionGroupsDuringUpdate)
 }

@@ -91,7 +91,7 @@ type Export struct {
 	FromResource  *ObjectRef     `json:"fromResource,omitempty"`
 	FromObjectRef *FromObjectRef `json:"fromObjectRef,omitempty"`
 	// TargetName names another target of the installation to read from
-	// (Landscaper's additional targets); refused, see refuseTargetName.
+	// (Landscaper's additional targets, targets.go).
 	TargetName *string `json:"targetName,omitempty"`
 }
 
@@ -147,8 +147,8 @@ type CustomResourceGroup struct {
 	Resources          []ResourceType `json:"resources,omitempty"`
 	ForceDelete        bool           `json:"forceDelete,omitempty"`
 	DeleteAllResources bool           `json:"deleteAllResources,omitempty"`
-	// TargetName names another target of the installation to delete on;
-	// refused, see refuseTargetName.
+	// TargetName names another target of the installation to delete on
+	// (targets.go); it needs DeleteAllResources.
 	TargetName *string `json:"targetName,omitempty"`
 }
 
@@ -264,24 +264,11 @@ func ValidateExports(field string, exports []Export, needResource bool) error {
 		case needResource && e.FromResource == nil:
 			return fmt.Errorf("export %q: fromResource is missing", e.Key)
 		}
-		if err := refuseTargetName(fmt.Sprintf("%s[%d] (%s)", field, i, e.Key), e.TargetName, "read the export from"); err != nil {
+		if err := validTargetName(fmt.Sprintf("%s[%d] (%s)", field, i, e.Key), e.TargetName); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// refuseTargetName refuses Landscaper's targetName (v0.110, additional
-// targets: read, wait or delete on another of the installation's
-// targets). Ignoring it would read or delete on the deploy item's own
-// cluster: a same-named object there gives another value, and a deletion
-// group would delete someone else's objects.
-func refuseTargetName(field string, name *string, what string) error {
-	if name == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: targetName %q is not supported: the provider would %s the deploy item's own target "+
-		"instead of that one. Use a deploy item whose target is that cluster", field, *name, what)
 }
 
 // ValidateDeletionGroups checks the deletion groups at field (a path for
@@ -299,8 +286,14 @@ func ValidateDeletionGroups(field string, groups []DeletionGroup) error {
 					g.PredefinedResourceGroup.Type, GroupNamespaced, GroupClusterScoped, GroupCRDs, GroupEmpty)
 			}
 		default:
-			if err := refuseTargetName(fmt.Sprintf("%s[%d].customResourceGroup", field, i), g.CustomResourceGroup.TargetName, "delete on"); err != nil {
+			c := g.CustomResourceGroup
+			if err := validTargetName(fmt.Sprintf("%s[%d].customResourceGroup", field, i), c.TargetName); err != nil {
 				return err
+			}
+			// As Landscaper: on another cluster the item manages nothing,
+			// so such a group deletes all objects of its types there.
+			if c.TargetName != nil && !c.DeleteAllResources {
+				return fmt.Errorf("%s[%d].customResourceGroup: targetName needs deleteAllResources: true", field, i)
 			}
 			for j, r := range g.CustomResourceGroup.Resources {
 				if r.APIVersion == "" || r.Kind == "" {

@@ -39,12 +39,12 @@ func TestParseConfig_Invalid(t *testing.T) {
 		{"CheckEmptyLabels", `{"readinessChecks":{"custom":[{"name":"c","labelSelector":{"apiVersion":"v1","kind":"Pod","matchLabels":{}},"requirements":[{"jsonPath":".a","operator":"exists"}]}]}}`, "matchLabels"},
 		// The unwrapped form Landscaper refuses.
 		{"BareRequirementValue", `{"readinessChecks":{"custom":[{"name":"c","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"==","values":["true"]}]}]}}`, "readinessChecks.custom[0] (c).requirements[0]: values[0] is a string, not an object {value: …}"},
-		// targetName (Landscaper's additional targets) would read, wait or
-		// delete on the item's own cluster if it were ignored.
-		{"ExportTargetName", `{"exports":{"exports":[{"key":"k","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"},"targetName":"secondary"}]}}`, `exports.exports[0] (k): targetName "secondary" is not supported: the provider would read the export from the deploy item's own target`},
-		{"CheckTargetName", `{"readinessChecks":{"custom":[{"name":"c","targetName":"secondary","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"exists"}]}]}}`, `readinessChecks.custom[0] (c): targetName "secondary" is not supported: the provider would wait on`},
-		{"GroupTargetName", `{"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"deleteAllResources":true,"targetName":"secondary"}}]}`, `deletionGroups[0].customResourceGroup: targetName "secondary" is not supported: the provider would delete on`},
-		{"GroupDuringUpdateTargetName", `{"deletionGroupsDuringUpdate":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"targetName":"secondary"}}]}`, "deletionGroupsDuringUpdate[0].customResourceGroup: targetName"},
+		// targetName (Landscaper's additional targets): a name, and for a
+		// deletion group deleteAllResources, as Landscaper requires.
+		{"ExportEmptyTargetName", `{"exports":{"exports":[{"key":"k","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"},"targetName":""}]}}`, `exports.exports[0] (k): targetName is empty`},
+		{"CheckEmptyTargetName", `{"readinessChecks":{"custom":[{"name":"c","targetName":"","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"exists"}]}]}}`, `readinessChecks.custom[0] (c): targetName is empty`},
+		{"GroupTargetNameWithoutDeleteAll", `{"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"targetName":"secondary"}}]}`, `deletionGroups[0].customResourceGroup: targetName needs deleteAllResources: true`},
+		{"GroupDuringUpdateTargetName", `{"deletionGroupsDuringUpdate":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"targetName":"secondary"}}]}`, "deletionGroupsDuringUpdate[0].customResourceGroup: targetName needs deleteAllResources"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig(json.RawMessage(tc.config))
@@ -105,5 +105,22 @@ func TestConfigWarnings_UnknownFields(t *testing.T) {
 				t.Fatalf("warnings for %v, want %v", paths, tc.want)
 			}
 		})
+	}
+}
+
+// TestTargetNames: the other targets a configuration names, each once, in
+// the order checks, exports, deletion groups.
+func TestTargetNames(t *testing.T) {
+	cfg, err := ParseConfig(json.RawMessage(`{
+		"readinessChecks":{"custom":[{"name":"c","targetName":"b","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"exists"}]}]},
+		"exports":{"exports":[{"key":"k","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"},"targetName":"a"},
+			{"key":"l","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"},"targetName":"b"},
+			{"key":"m","jsonPath":".a","fromResource":{"apiVersion":"v1","kind":"ConfigMap","name":"c"}}]},
+		"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"deleteAllResources":true,"targetName":"c"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.TargetNames(), ","); got != "b,a,c" {
+		t.Fatalf("TargetNames = %s, want b,a,c", got)
 	}
 }

@@ -52,7 +52,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if cfg.Exports != nil {
 		plan.Exports = cfg.Exports.Exports
 	}
-	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).Apply(ctx, plan, prev)
+	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item).Apply(ctx, plan, prev)
 	return NewResult(managed, exports), itemError(item, err)
 }
 
@@ -86,7 +86,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if err != nil {
 		return itemError(item, err)
 	}
-	session := NewSession(clients, item.ID).WithOwner(item)
+	session := NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item)
 	unrecorded, err := session.ownedUnrecorded(ctx, configured, prev)
 	if err != nil {
 		return itemError(item, err)

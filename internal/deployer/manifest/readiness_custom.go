@@ -20,8 +20,8 @@ type CustomCheck struct {
 	ResourceSelector []ObjectRef    `json:"resourceSelector,omitempty"`
 	LabelSelector    *LabelSelector `json:"labelSelector,omitempty"`
 	Requirements     []Requirement  `json:"requirements"`
-	// TargetName names another target of the installation to wait on;
-	// refused, see refuseTargetName.
+	// TargetName names another target of the installation to wait on
+	// (targets.go).
 	TargetName *string `json:"targetName,omitempty"`
 }
 

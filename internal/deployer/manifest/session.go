@@ -31,6 +31,9 @@ type Session struct {
 	manager string
 	// namespace is given to namespaced objects that name none.
 	namespace string
+	// other opens a session on another target of the item by name
+	// (targetName, WithTargets); nil: none known.
+	other func(name string) (*Session, error)
 
 	mu        sync.Mutex
 	resetOnce bool

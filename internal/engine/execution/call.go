@@ -96,6 +96,7 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 		return err
 	}
 	c.Item.AbortTimeout, c.Item.Context = r.j.AbortTimeout, r.j.LandscaperContext
+	c.Item.Targets, _ = r.spec.Targets.ByName() // an ambiguous name fails the plan (Engine.Render)
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err

@@ -166,6 +166,13 @@ type RenderedInstallation struct {
 // deploy items; nil for a pending installation.
 func (in RenderedInstallation) Files() fs.FS { return in.files }
 
+// TargetsByName are the installation's target imports by their Target's
+// name, as deploy items' calls get them (deployer.Item.Targets), and the
+// names two different imports share.
+func (in RenderedInstallation) TargetsByName() (map[string]*api.Target, []string) {
+	return in.targets.ByName()
+}
+
 // Target resolves a deploy item's target selector in the installation's
 // target imports as the next apply will (nil for no selector).
 func (in RenderedInstallation) Target(sel *api.TargetSelector) (*api.Target, error) {
