@@ -15,7 +15,8 @@ var Helm = Table{Title: "Helm deployer (`landscaper.gardener.cloud/helm`)", Rows
 	{Path: "kind", Since: "≤ v0.5", Verdict: Honoured, How: "Must be `ProviderConfiguration` when set."},
 	{Path: "kubeconfig", Since: "≤ v0.5, removed in v0.119", Verdict: Refused, How: "Plan error: use the deploy item's target.", Tests: []string{"TestParseConfig_Invalid"}},
 	{Path: "updateStrategy", Since: "≤ v0.5", Verdict: Differs,
-		How: "For `helmDeployment: false` only, as the manifest deployer's `updateStrategy` (which also accepts `merge` and `mergeOverwrite`, which Landscaper's Helm deployer does not list)."},
+		How: "For `helmDeployment: false` only, as the manifest deployer's `updateStrategy` (which also accepts `merge` and " +
+			"`mergeOverwrite`, which Landscaper's Helm deployer does not list).", Tests: []string{"TestApply_StrategiesAndOtherManagers"}},
 	{Path: "readinessChecks", Since: "v0.11", Verdict: Honoured, How: "Checked after every install and upgrade.", Same: "the " + manifestRo,
 		Tests: []string{"TestApply_HelmReleaseWaitsForReadiness", "TestParseConfig_Invalid"}},
 	{Path: "createNamespace", Since: "v0.15", Verdict: Honoured, How: "With `helmDeployment: false` the namespace gets policy `keep`, so a destroy leaves it.",

@@ -14,11 +14,14 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 		Tests: []string{"TestParseConfig_Valid", "TestApply_ListAndV1alpha1"}},
 	{Path: "kind", Since: "≤ v0.5", Verdict: Honoured, How: "Must be `ProviderConfiguration` when set.", Tests: []string{"TestParseConfig_Invalid"}},
 	{Path: "updateStrategy", Since: "≤ v0.5", Verdict: Differs,
-		How: "Every strategy is one forced server-side apply. `update`, `patch` and `mergeOverwrite`: the manifest's values win, fields " +
-			"this item set before and no longer sets are removed, fields other managers set stay. `merge`: values already in the cluster " +
-			"stay, missing ones are added. Landscaper's `update` replaces the object and its `patch` sends a merge patch from the live " +
-			"object, so both remove fields other managers added; its `mergeOverwrite` never removes a field dropped from the manifest.",
-		Tests: []string{"TestApply_UpdateStrategies", "TestKeepExisting"}},
+		How: "Every strategy is one forced server-side apply of the item's field manager. `update`, `patch` and `mergeOverwrite`: " +
+			"the manifest's values win. `merge`: values the cluster holds stay, missing fields are added, and refresh reports as drift " +
+			"only what the apply would repair (a missing field). Under every strategy a field another manager added stays and a field " +
+			"this item dropped from its manifest is removed. Landscaper's `update` replaces the object and its `patch` sends a merge " +
+			"patch from the live object, so both remove fields other managers added (an HPA's replicas, injected annotations), which " +
+			"then fight with those managers at every apply; its `merge` and `mergeOverwrite` never remove a field dropped from the " +
+			"manifest. Server-side apply needs no read before the write and leaves other managers' fields alone.",
+		Tests: []string{"TestApply_UpdateStrategies", "TestApply_StrategiesAndOtherManagers", "TestDrift_MergeKeepsClusterValues", "TestKeepExisting"}},
 	{Path: "readinessChecks", Since: "v0.11", Verdict: Honoured, How: "Checked after every apply, until the item's timeout.", Tests: []string{"TestApply_CustomReadinessChecks"}},
 	{Path: "readinessChecks.disableDefault", Since: "v0.11", Verdict: Honoured, How: "Skips the default checks of Pods and workloads."},
 	{Path: "readinessChecks.custom", Since: "v0.11", Verdict: Honoured, Tests: []string{"TestApply_CustomReadinessChecks"}},
@@ -50,10 +53,11 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 		Tests: []string{"TestTargetName_ReadWaitDeleteOnTheNamedTarget", "TestRender_TargetNameMustBeAnImport", "TestAccInstallation_targetNameOnASecondCluster"}},
 	{Path: "manifests", Since: "≤ v0.5", Verdict: Honoured, How: "Applied in the order CRDs, cluster-scoped, namespaced.", Tests: []string{"TestConformance_Manifest"}},
 	{Path: "manifests[].policy", Since: "v0.12", Verdict: Differs,
-		How: "`keep`, `ignore`, `immutable` as Landscaper. `manage` refuses an object another deploy item's label claims (Landscaper takes it over); " +
-			"`fallback` takes over an object nobody labelled and leaves only objects of other items alone (Landscaper leaves every object " +
-			"alone that does not carry this item's label).",
-		Tests: []string{"TestApply_PoliciesOnDropAndDelete", "TestApply_OwnedByOtherItem"}},
+		How: "`fallback`, `keep`, `ignore`, `immutable` as Landscaper: `fallback` touches an existing object only if it carries this " +
+			"item's label (or is one it adopted from Landscaper), else leaves it alone and does not record it. `manage` refuses, naming " +
+			"the owner, an object another deploy item's label claims, where Landscaper takes it over: two items writing one object " +
+			"would overwrite each other at every apply without a word; `fallback` leaves it alone instead.",
+		Tests: []string{"TestApply_PoliciesOnDropAndDelete", "TestApply_OwnedByOtherItem", "TestApply_FallbackLeavesUnlabelledObjects"}},
 	{Path: "manifests[].manifest", Since: "v0.12", Verdict: Honoured, How: "One object; `*List` kinds are expanded; `generateName` is refused.",
 		Tests: []string{"TestConformance_Manifest", "TestDecodeManifests_Invalid"}},
 	{Path: "manifests[].annotateBeforeCreate", Since: "v0.39", Verdict: Differs,

@@ -291,7 +291,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace)
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithStrategy(cfg.UpdateStrategy)
 	if prev.Release == nil {
 		ch, _, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 		if err != nil {

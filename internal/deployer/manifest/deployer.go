@@ -113,7 +113,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	report, err := NewSession(clients, item.ID).WithOwner(item).Drift(ctx, objs, prev)
+	report, err := NewSession(clients, item.ID).WithOwner(item).WithStrategy(cfg.UpdateStrategy).Drift(ctx, objs, prev)
 	return report, itemError(item, err)
 }
 

@@ -31,6 +31,9 @@ type Session struct {
 	manager string
 	// namespace is given to namespaced objects that name none.
 	namespace string
+	// strategy is the item's update strategy, for Drift: under merge a
+	// value changed in the cluster is kept, so it is no drift.
+	strategy UpdateStrategy
 	// other opens a session on another target of the item by name
 	// (targetName, WithTargets); nil: none known.
 	other func(name string) (*Session, error)
@@ -48,6 +51,12 @@ func NewSession(c *target.Clients, itemID string) *Session {
 // that name none (the Helm release namespace), instead of the kubeconfig's.
 func (s *Session) WithDefaultNamespace(namespace string) *Session {
 	s.namespace = namespace
+	return s
+}
+
+// WithStrategy tells Drift the item's update strategy.
+func (s *Session) WithStrategy(strategy UpdateStrategy) *Session {
+	s.strategy = strategy
 	return s
 }
 
