@@ -147,7 +147,7 @@ resource "landscaper_installation" "app" {
 		CheckDestroy: func(*terraform.State) error {
 			ctx := context.Background()
 			if _, err := second.CoreV1().ConfigMaps(ns).Get(ctx, "stray", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("the deletion group's ConfigMap on the second cluster: %v, want it deleted", err)
+				return fmt.Errorf("the deletion group's ConfigMap on the second cluster: %w, want it deleted", err)
 			}
 			if _, err := e.kube.CoreV1().ConfigMaps(ns).Get(ctx, "stray", metav1.GetOptions{}); err != nil {
 				return fmt.Errorf("the primary's ConfigMap of the same name: %w, want it left alone", err)

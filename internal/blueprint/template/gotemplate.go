@@ -61,7 +61,7 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 	doc := map[string]any{}
 	if err := decodeYAML(out, &doc); err != nil {
 		msg := "rendered output is not a YAML object: " + YAMLErrorWithoutValues(err)
-		if excerpt := renderedExcerpt([]byte(out), text, err); excerpt != "" {
+		if excerpt := renderedExcerpt(out, text, err); excerpt != "" {
 			msg += "\n" + excerpt
 		}
 		return Result{}, req.errorf("%s", msg)

@@ -56,16 +56,15 @@ type RequirementValue struct {
 // an entry that is not {value: …}.
 func (v *RequirementValue) UnmarshalJSON(b []byte) error {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
+	switch t := strings.TrimSpace(string(b)); {
+	case !strings.HasPrefix(t, "{"):
+		// Not an object: validate refuses it, naming the entry.
 		*v = RequirementValue{shape: "a " + jsonKind(b) + ", not an object {value: …}"}
-		return nil
-	}
-	val, ok := obj["value"]
-	if !ok {
+	case json.Unmarshal(b, &obj) != nil || obj["value"] == nil:
 		*v = RequirementValue{shape: "an object without the field value"}
-		return nil
+	default:
+		*v = RequirementValue{Value: obj["value"]} // null too, as Landscaper accepts it
 	}
-	*v = RequirementValue{Value: val}
 	return nil
 }
 

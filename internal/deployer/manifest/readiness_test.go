@@ -30,6 +30,8 @@ func TestRequirementMet(t *testing.T) {
 		// A string is not the boolean it spells.
 		{"EqualsStringIsNotBoolean", ".status.flag", "==", `[{"value":"true"}]`, false},
 		{"EqualsObject", ".status.labels", "=", `[{"value":{"a":"1"}}]`, true},
+		// {value: null} is a value, as Landscaper reads it; no field is null here.
+		{"NotEqualsNull", ".status.phase", "!=", `[{"value":null}]`, true},
 		{"EqualsFails", ".status.phase", "=", `[{"value":"Pending"}]`, false},
 		{"NotEquals", ".status.phase", "!=", `[{"value":"Pending"}]`, true},
 		{"NotEqualsFails", ".status.phase", "!=", `[{"value":"Running"}]`, false},
