@@ -123,3 +123,44 @@ func TestApply_HistoryKeepsTenRevisions(t *testing.T) {
 		t.Fatalf("%d revisions kept after 12 deployments, want 10", len(history))
 	}
 }
+
+// TestApply_UpgradeTakeOwnership: an upgrade whose chart now holds an
+// object that exists without the release's annotations fails, unless
+// upgrade.takeOwnership is set; install.takeOwnership does not reach it.
+func TestApply_UpgradeTakeOwnership(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	cluster := newClusterReader(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d := helm.New(target.NewPool())
+	first := valuesChart(t, ns)
+	item := helmItem(t, "upgrade-own", helmConfig(t, ns, rawChart(t, first), map[string]any{"name": "upgrade-own", "values": map[string]any{"v": "1"}}))
+	res, err := d.Apply(ctx, item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item.ProviderStatus = res.ProviderStatus
+	if _, err := cluster.c.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "later", Namespace: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	second := valuesChart(t, ns) // the same chart, and now also the ConfigMap "later"
+	second.Templates = append(second.Templates, &chart.File{Name: "templates/later.yaml",
+		Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: later, namespace: " + ns + "}\ndata: {v: chart}\n")})
+	upgrade := func(options map[string]any) error {
+		item.Config = helmConfig(t, ns, rawChart(t, second), map[string]any{"name": "upgrade-own", "values": map[string]any{"v": "2"}, "helmDeploymentConfig": options})
+		res, err := d.Apply(ctx, item)
+		if err == nil {
+			item.ProviderStatus = res.ProviderStatus
+		}
+		return err
+	}
+	if err := upgrade(deployOptions(map[string]any{"takeOwnership": true}, nil)); err == nil || !strings.Contains(err.Error(), "exists and cannot be imported") {
+		t.Fatalf("upgrade over an unannotated object with only install.takeOwnership: %v, want Helm's refusal", err)
+	}
+	if err := upgrade(deployOptions(nil, map[string]any{"takeOwnership": true})); err != nil {
+		t.Fatalf("upgrade with upgrade.takeOwnership: %v", err)
+	}
+	if got := cluster.configMapData(t, ns, "later")["v"]; got != "chart" {
+		t.Fatalf("adopted ConfigMap v = %q, want chart", got)
+	}
+}
