@@ -16,9 +16,23 @@ type DeployItemTemplate struct {
 	DependsOn          []string          `json:"dependsOn,omitempty"`
 	Timeout            *Duration         `json:"timeout,omitempty"`
 	UpdateOnChangeOnly bool              `json:"updateOnChangeOnly,omitempty"`
+	// OnDelete is Landscaper's onDelete block; its one setting has no
+	// effect here (the blueprint's render warns when it is set).
+	OnDelete *OnDeleteConfig `json:"onDelete,omitempty"`
 	// Execution is the name of the deploy execution that rendered the
 	// item, for messages; not part of Landscaper's template.
 	Execution string `json:"-"`
+	// Source is the blueprint file of that execution's template ("" for
+	// an inline template), for messages; not part of Landscaper's
+	// template.
+	Source string `json:"-"`
+}
+
+// OnDeleteConfig is Landscaper's onDelete block of a deploy item template.
+type OnDeleteConfig struct {
+	// SkipUninstallIfClusterRemoved skips the uninstall when the target's
+	// Gardener shoot is gone, which Landscaper learns from a TargetSync.
+	SkipUninstallIfClusterRemoved bool `json:"skipUninstallIfClusterRemoved,omitempty"`
 }
 
 // TargetSelector names the target import a deploy item runs against:

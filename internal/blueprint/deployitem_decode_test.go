@@ -2,6 +2,7 @@ package blueprint
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
@@ -67,4 +68,28 @@ func FuzzDecodeDeployItem(f *testing.F) {
 			t.Fatalf("%s:\n got %+v config %s\nwant %+v config %s", in, got, got.Config, want, want.Config)
 		}
 	})
+}
+
+// TestDecodeDeployItems_OnDelete: Landscaper's onDelete block is a known
+// field of a deploy item template (no unknown-field warning); its
+// skipUninstallIfClusterRemoved, which needs Landscaper's TargetSync, is
+// a warning naming the item's path, the execution and its file, and the
+// alternative.
+func TestDecodeDeployItems_OnDelete(t *testing.T) {
+	var list any
+	if err := template.DecodeJSON([]byte(`[{"name":"a","type":"t","config":{},"onDelete":{"skipUninstallIfClusterRemoved":true}},
+		{"name":"b","type":"t","config":{},"onDelete":{}}]`), &list); err != nil {
+		t.Fatal(err)
+	}
+	items, warnings, err := decodeDeployItems(template.Execution{Name: "main", File: "deploy.yaml"}, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || items[0].OnDelete == nil || !items[0].OnDelete.SkipUninstallIfClusterRemoved {
+		t.Fatalf("items %+v: onDelete not decoded", items)
+	}
+	want := `deploy execution "main" (deploy.yaml): deployItems[0].onDelete.skipUninstallIfClusterRemoved: has no effect here: `
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], want) || !strings.Contains(warnings[0], "delete_without_uninstall") {
+		t.Fatalf("warnings %q, want one starting %q and naming delete_without_uninstall", warnings, want)
+	}
 }

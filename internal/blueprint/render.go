@@ -45,7 +45,7 @@ func (b *Blueprint) Render(ctx context.Context, in RenderInput) (*Rendered, erro
 			return nil, err
 		}
 		for i := range items {
-			items[i].Execution = ex.Name
+			items[i].Execution, items[i].Source = ex.Name, ex.File
 		}
 		out.DeployItems = append(out.DeployItems, items...)
 		out.Warnings = append(out.Warnings, warnings...)
@@ -165,6 +165,13 @@ func keepState(out map[string]json.RawMessage, key string, next json.RawMessage,
 	}
 }
 
+// skipUninstallWarning says why onDelete.skipUninstallIfClusterRemoved has
+// no effect: Landscaper decides it with a TargetSync to the Gardener
+// project of the target's shoot, which the provider does not have.
+const skipUninstallWarning = "has no effect here: Landscaper skips the uninstall only when a TargetSync shows that the " +
+	"target's Gardener shoot is gone, and the provider reads no Gardener project. A destroy deletes the item's objects; " +
+	"when the cluster is already gone, set the installation's delete_without_uninstall to forget them instead"
+
 // decodeDeployItems reads the `deployItems` list of an execution output.
 func decodeDeployItems(ex template.Execution, raw any) ([]api.DeployItemTemplate, []string, error) {
 	if raw == nil {
@@ -183,6 +190,10 @@ func decodeDeployItems(ex template.Execution, raw any) ([]api.DeployItemTemplate
 		}
 		for _, w := range unknownFields(elem, reflect.TypeOf(item), fmt.Sprintf("deployItems[%d]", i)) {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", ex.Describe("deploy execution"), w))
+		}
+		if item.OnDelete != nil && item.OnDelete.SkipUninstallIfClusterRemoved {
+			warnings = append(warnings, fmt.Sprintf("%s: deployItems[%d].onDelete.skipUninstallIfClusterRemoved: %s",
+				ex.Describe("deploy execution"), i, skipUninstallWarning))
 		}
 		items = append(items, item)
 	}

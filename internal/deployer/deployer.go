@@ -39,6 +39,14 @@ type Item struct {
 	// Target is the resolved target; nil when the template names none.
 	// It holds credentials: never log it.
 	Target *api.Target
+	// Targets are the installation's target imports by the Target's name
+	// (metadata.name), for a configuration that reads, waits or deletes
+	// on another cluster than Target's (Landscaper's targetName, which
+	// Landscaper resolves among the Targets of the deploy item's
+	// namespace). A name two different imports share is left out. They
+	// hold credentials: never log them. nil: none (Drift, or a caller
+	// without an installation).
+	Targets map[string]*api.Target
 	// Config is the item's provider configuration (`spec.config`).
 	Config json.RawMessage
 	// Idle is the engine's hook for a call that now only waits for the

@@ -1,6 +1,12 @@
 package deployer
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+)
 
 // Warner is implemented by a deployer whose configurations may hold
 // fields it accepts but does not honour the way Landscaper's deployer
@@ -45,4 +51,42 @@ func ContinuousReconcileWarnings(config json.RawMessage) []string {
 		return nil
 	}
 	return []string{ContinuousReconcileWarning}
+}
+
+// UnknownFieldWarnings is the ConfigWarnings of a deployer that decodes
+// its configurations into t leniently, as Landscaper does: one warning per
+// field of config that t does not declare, naming its path below
+// "config", so a misspelt or newer field is never dropped without a word.
+// what names the configuration ("the manifest deployer's configuration").
+func UnknownFieldWarnings(config json.RawMessage, t reflect.Type, what string) []string {
+	var generic any
+	if api.DecodeExact(config, &generic) != nil {
+		return nil // Validate reports a configuration that does not decode
+	}
+	var out []string
+	for _, w := range api.UnknownFields(generic, t, "config") {
+		path := strings.TrimSuffix(w, ": unknown field")
+		out = append(out, path+": unknown field of "+what+", ignored: neither Landscaper's deployer nor the provider reads it")
+	}
+	return out
+}
+
+// TargetNamer is implemented by a deployer whose configurations may name
+// other targets of the installation than the item's own (Landscaper's
+// targetName). The engine checks at plan time that each is one of the
+// installation's target imports, and hands them to every call
+// (Item.Targets).
+type TargetNamer interface {
+	// TargetNames returns the names config uses, each once; nil for none.
+	// Config has passed Validate.
+	TargetNames(config json.RawMessage) []string
+}
+
+// TargetNames returns the other targets config of itemType names; nil for
+// an unknown type or a deployer that names none.
+func (r *Registry) TargetNames(itemType string, config json.RawMessage) []string {
+	if d, ok := r.byType[itemType].(TargetNamer); ok {
+		return d.TargetNames(config)
+	}
+	return nil
 }

@@ -116,7 +116,7 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// then reuses these renderings instead of rendering again.
 	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
-		err = e.checkItems(tree.Items)
+		err = e.checkItems(tree)
 	}
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)

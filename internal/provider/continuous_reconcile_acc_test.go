@@ -53,7 +53,7 @@ data "landscaper_rendered_installation" "app" {
 }
 `, clusterBlueprint("", items, ""), literalTargetHCL)
 	warning := func(item string) knownvalue.Check {
-		return knownvalue.StringRegexp(regexp.MustCompile(`^installation app: deploy execution "main": deploy item "` + item +
+		return knownvalue.StringRegexp(regexp.MustCompile(`^installation app: deploy execution "main" \(inline template\): deploy item "` + item +
 			`": continuousReconcile is ignored: .*every plan and refresh checks what the item deployed for drift`))
 	}
 	resource.Test(t, resource.TestCase{

@@ -162,7 +162,7 @@ func TestAccExternalDeployer_lifecycle(t *testing.T) {
 				// the provider validates what it can of the opaque config
 				Config:      e.providerHCL("30s") + inlineInstallation(e.targetHCL, "bad", e.namespace, "- {name: bad, type: "+testdeployer.Type+", target: {import: cluster}, config: {mode: fail}}"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)deploy item "bad".*config has no\s+apiVersion`),
+				ExpectError: regexp.MustCompile(`(?s)deploy\s+item\s+"bad".*config\s+has\s+no\s+apiVersion`),
 			},
 			{
 				Config: e.chain("1"),

@@ -30,12 +30,12 @@ func TestAccInstallation_deployerChecksConfigAtPlan(t *testing.T) {
   target: {import: cluster}
   config: {apiVersion: manifest.deployer.landscaper.gardener.cloud/v1alpha2, kind: ProviderConfiguration, manifests: [{policy: manage, manifest: not-an-object}]}`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)deploy execution "main".*deploy item "broken".*manifests\[0\] is not an\s+object`),
+				ExpectError: regexp.MustCompile(`(?s)deploy\s+execution\s+"main".*deploy\s+item\s+"broken".*manifests\[0\]\s+is\s+not\s+an\s+object`),
 			},
 			{
 				Config:      e.checkedInstallation(`- {name: odd, type: example.com/no-such-deployer, config: {}}`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)deploy item "odd".*no deployer for deploy item type\s+"example.com/no-such-deployer".*name\s+the\s+type\s+in\s+the\s+provider.s\s+external_deployers`),
+				ExpectError: regexp.MustCompile(`(?s)deploy\s+item\s+"odd".*no\s+deployer\s+for\s+deploy\s+item\s+type\s+"example.com/no-such-deployer".*name\s+the\s+type\s+in\s+the\s+provider.s\s+external_deployers`),
 			},
 			{
 				// the rejected plans deployed nothing

@@ -139,3 +139,45 @@ func TestGoTemplate_YAMLErrorsQuoteNoValues(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTemplate_YAMLErrorShowsTheRenderedLines: a YAML error in the
+// rendered output shows the failing line and its neighbours as rendered,
+// with the keys the template spells out and every value masked, so the
+// author sees where the output broke without any value (also one a key
+// was rendered from) in the message.
+func TestGoTemplate_YAMLErrorShowsTheRenderedLines(t *testing.T) {
+	tmpl := "deployItems:\n- name: app\n  config:\n    password: {{ .imports.secret }}\n    {{ .imports.secret }}: x\n    broken: [unclosed\n  other: 1\n"
+	_, err := Run(Request{Kind: "deploy execution", Execution: inline(TypeGoTemplate, tmpl),
+		Values: map[string]any{"imports": map[string]any{"secret": "s3cr3t-v4lue"}}})
+	if err == nil {
+		t.Fatal("rendered")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "s3cr3t") || strings.Contains(msg, "unclosed") {
+		t.Fatalf("error quotes a value: %v", msg)
+	}
+	for _, want := range []string{"rendered output, lines ", "(values masked)", "|     password: …", "|     …: …", "|     broken: …"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+// TestMaskYAMLLine: structure stays, values go.
+func TestMaskYAMLLine(t *testing.T) {
+	const tmpl = "key: {{ x }}\n- name: y\nlist:"
+	for in, want := range map[string]string{
+		"  key: value":        "  key: …",
+		"- name: app":         "- name: …",
+		"list:":               "list:",
+		"  - item":            "  - …",
+		`  "quoted": x`:       "  …",
+		"    plain text line": "    …",
+		"unknownkey: v":       "…: …",
+		"":                    "",
+	} {
+		if got := maskYAMLLine(in, tmpl); got != want {
+			t.Errorf("maskYAMLLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

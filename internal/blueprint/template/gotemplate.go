@@ -60,7 +60,11 @@ func (GoTemplate) Execute(req Request) (res Result, err error) {
 	}
 	doc := map[string]any{}
 	if err := decodeYAML(out, &doc); err != nil {
-		return Result{}, req.errorf("rendered output is not a YAML object: %s", YAMLErrorWithoutValues(err))
+		msg := "rendered output is not a YAML object: " + YAMLErrorWithoutValues(err)
+		if excerpt := renderedExcerpt(out, text, err); excerpt != "" {
+			msg += "\n" + excerpt
+		}
+		return Result{}, req.errorf("%s", msg)
 	}
 	res.Output = doc
 	if s, ok := doc["state"]; ok && s != nil {

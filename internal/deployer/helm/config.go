@@ -73,25 +73,50 @@ type HelmChartRepo struct {
 	Version string `json:"helmChartVersion"`
 }
 
-// DeploymentConfig holds the options of the Helm actions.
+// DeploymentConfig holds the options of the Helm actions: those Landscaper's
+// Helm deployer hands to Helm (its realhelmdeployer).
 type DeploymentConfig struct {
-	Install   ActionOptions `json:"install,omitempty"`
-	Upgrade   ActionOptions `json:"upgrade,omitempty"`
-	Uninstall ActionOptions `json:"uninstall,omitempty"`
+	Install   ActionOptions    `json:"install,omitempty"`
+	Upgrade   ActionOptions    `json:"upgrade,omitempty"`
+	Uninstall UninstallOptions `json:"uninstall,omitempty"`
 }
 
-// ActionOptions are the options of one Helm action.
+// ActionOptions are the options of an install or upgrade.
 type ActionOptions struct {
-	Atomic  bool          `json:"atomic,omitempty"`
-	Force   bool          `json:"force,omitempty"`
+	Atomic bool `json:"atomic,omitempty"`
+	Force  bool `json:"force,omitempty"`
+	// SkipSchemaValidation does not check the values against the chart's
+	// values.schema.json (Landscaper v0.141), at apply and in the plan's
+	// preview alike.
+	SkipSchemaValidation bool `json:"skipSchemaValidation,omitempty"`
+	// TakeOwnership adopts objects that exist without Helm's ownership
+	// annotations of this release (Landscaper v0.144, helm --take-ownership).
+	TakeOwnership bool          `json:"takeOwnership,omitempty"`
+	Wait          bool          `json:"wait,omitempty"`
+	Timeout       *api.Duration `json:"timeout,omitempty"`
+}
+
+// UninstallOptions are the options of an uninstall.
+type UninstallOptions struct {
+	// Wait is accepted; a destroy always waits until the release's objects
+	// are gone (Delete follows them with watches).
 	Wait    bool          `json:"wait,omitempty"`
 	Timeout *api.Duration `json:"timeout,omitempty"`
 }
 
 // timeout returns the action timeout: the configured one, else fallback.
+func (o UninstallOptions) timeout(fallback time.Duration) time.Duration {
+	return actionTimeout(o.Timeout, fallback)
+}
+
+// timeout returns the action timeout: the configured one, else fallback.
 func (o ActionOptions) timeout(fallback time.Duration) time.Duration {
-	if o.Timeout != nil && o.Timeout.Effective() > 0 {
-		return o.Timeout.Effective()
+	return actionTimeout(o.Timeout, fallback)
+}
+
+func actionTimeout(configured *api.Duration, fallback time.Duration) time.Duration {
+	if configured != nil && configured.Effective() > 0 {
+		return configured.Effective()
 	}
 	return fallback
 }
@@ -147,6 +172,23 @@ func (c *ProviderConfiguration) validate() error {
 		return errors.New("chart.archive: set exactly one of raw and remote.url")
 	case c.Chart.HelmChartRepo != nil && (c.Chart.HelmChartRepo.URL == "" || c.Chart.HelmChartRepo.Name == ""):
 		return errors.New("chart.helmChartRepo: helmChartRepoUrl and helmChartName are required")
+	}
+	if err := c.ReadinessChecks.Validate(); err != nil {
+		return err
+	}
+	if err := manifest.ValidateExports("exportsFromManifests", c.ExportsFromManifests, false); err != nil {
+		return err
+	}
+	if c.Exports != nil {
+		if err := manifest.ValidateExports("exports.exports", c.Exports.Exports, false); err != nil {
+			return err
+		}
+	}
+	if err := manifest.ValidateDeletionGroups("deletionGroups", c.DeletionGroups); err != nil {
+		return err
+	}
+	if err := manifest.ValidateDeletionGroups("deletionGroupsDuringUpdate", c.DeletionGroupsDuringUpdate); err != nil {
+		return err
 	}
 	if len(c.Values) > 0 && string(c.Values) != "null" {
 		var v map[string]any

@@ -27,6 +27,10 @@ func TestParseConfig_Invalid(t *testing.T) {
 		{"ResourceRefAndRef", `{` + base + `,"chart":{"resourceRef":"a2V5","ref":"r/c:1"}}`, "exactly one of"},
 		{"ValuesNotObject", `{` + base + `,"chart":{"ref":"x"},"values":[1]}`, "values"},
 		{"Kubeconfig", `{` + base + `,"chart":{"ref":"x"},"kubeconfig":"k"}`, "kubeconfig"},
+		// The parts shared with the manifest deployer are checked as there.
+		{"BareRequirementValue", `{` + base + `,"chart":{"ref":"x"},"readinessChecks":{"custom":[{"name":"c","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"==","values":["x"]}]}]}}`, "values[0] is a string, not an object {value: …}"},
+		{"ExportEmptyTargetName", `{` + base + `,"chart":{"ref":"x"},"exportsFromManifests":[{"key":"k","jsonPath":".a","targetName":""}]}`, `exportsFromManifests[0] (k): targetName is empty`},
+		{"GroupTargetNameWithoutDeleteAll", `{` + base + `,"chart":{"ref":"x"},"deletionGroups":[{"customResourceGroup":{"resources":[{"apiVersion":"v1","kind":"ConfigMap"}],"targetName":"secondary"}}]}`, "deletionGroups[0].customResourceGroup: targetName needs deleteAllResources"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig(json.RawMessage(tc.config))
@@ -84,5 +88,30 @@ func TestValues_BigIntegers(t *testing.T) {
 		`json={"big":9007199254740993,"half":0.5,"huge":18446744073709551617,"ids":[-9007199254740993],"small":3}`
 	if got := out["c/templates/cm.yaml"]; got != want {
 		t.Errorf("rendered\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestConfigWarnings_UnknownFields: every field of a Helm configuration
+// that neither Landscaper's Helm deployer nor the provider declares is a
+// plan warning naming its path, including options Landscaper does not
+// hand to Helm (uninstall.atomic); the values and the opaque parts of the
+// chart source are not fields.
+func TestConfigWarnings_UnknownFields(t *testing.T) {
+	cfg := `{"name":"r","namespace":"n","chart":{"ref":"x","refs":"y"},"values":{"anything":1},
+		"helmDeploymentConfig":{"install":{"takeOwnership":true,"dryRun":true},"uninstall":{"atomic":true,"wait":true}},
+		"readinessChecks":{"custom":[{"name":"c","timeout":"1m","resourceSelector":[{"apiVersion":"v1","kind":"Pod","name":"p"}],"requirements":[{"jsonPath":".a","operator":"==","values":[{"value":1,"extra":2}]}]}]}}`
+	got := (&Deployer{}).ConfigWarnings(json.RawMessage(cfg))
+	var paths []string
+	for _, w := range got {
+		path, _, _ := strings.Cut(w, ": ")
+		paths = append(paths, path)
+		if !strings.Contains(w, "unknown field of the Helm deployer's configuration, ignored") {
+			t.Errorf("warning %q does not say what the field is and that it is ignored", w)
+		}
+	}
+	want := []string{"config.chart.refs", "config.helmDeploymentConfig.install.dryRun", "config.helmDeploymentConfig.uninstall.atomic",
+		"config.readinessChecks.custom[0].requirements[0].values[0].extra", "config.readinessChecks.custom[0].timeout"}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Fatalf("warnings for %v, want %v (all: %q)", paths, want, got)
 	}
 }

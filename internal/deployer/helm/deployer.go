@@ -82,7 +82,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithOwnManagers(helmFieldManager())
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithOwnManagers(helmFieldManager()).WithTargets(d.pool, item)
 	var status ProviderStatus
 	if cfg.realRelease() {
 		status, err = d.applyRelease(ctx, clients, session, ch, digest, cfg, prev, item)
@@ -292,10 +292,10 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 		if cfgErr == nil {
 			groups = cfg.DeletionGroups
 		}
-		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).Delete(ctx, prev.ManagedResources, groups)
+		_, err := manifest.NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item).Delete(ctx, prev.ManagedResources, groups)
 		return itemError(item, err)
 	}
-	var uninstallOpts ActionOptions
+	var uninstallOpts UninstallOptions
 	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
 		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
 	}
@@ -347,7 +347,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwnManagers(helmFieldManager())
+	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwnManagers(helmFieldManager()).WithStrategy(cfg.UpdateStrategy)
 	if prev.Release == nil {
 		ch, _, err := loadChart(ctx, cfg.Chart, item.Files, d.resources)
 		if err != nil {

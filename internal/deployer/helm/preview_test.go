@@ -225,3 +225,25 @@ func TestKubeMinorFollowsClientGo(t *testing.T) {
 		t.Errorf("default KubeVersion = %q", got.KubeVersion)
 	}
 }
+
+// TestPreview_SkipSchemaValidation: the plan's preview checks the values
+// against the chart's schema as the install would, and skips the check
+// where install.skipSchemaValidation does; an upgrade's preview follows
+// upgrade.skipSchemaValidation.
+func TestPreview_SkipSchemaValidation(t *testing.T) {
+	ch := previewChart(t)
+	ch.Schema = []byte(`{"type":"object","properties":{"greeting":{"type":"integer"}}}`)
+	values := map[string]any{"greeting": "not a number"}
+	if _, err := helm.New(nil).Preview(context.Background(), previewRequest(t, ch, map[string]any{"values": values})); err == nil || !strings.Contains(err.Error(), "greeting") {
+		t.Fatalf("preview with values the schema rejects: %v, want the schema's error", err)
+	}
+	skip := map[string]any{"values": values, "helmDeploymentConfig": map[string]any{"install": map[string]any{"skipSchemaValidation": true}}}
+	if got := configData(t, preview(t, previewRequest(t, ch, skip))); got["greeting"] != "not a number" {
+		t.Fatalf("preview with install.skipSchemaValidation: data %v", got)
+	}
+	upgrade := previewRequest(t, ch, skip)
+	upgrade.Item.ProviderStatus = json.RawMessage(`{"release":{"name":"conformance","namespace":"apps","revision":2}}`)
+	if _, err := helm.New(nil).Preview(context.Background(), upgrade); err == nil {
+		t.Fatal("an upgrade's preview followed install.skipSchemaValidation")
+	}
+}

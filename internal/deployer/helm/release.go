@@ -19,9 +19,11 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// maxHistory keeps the release history small: the deployed revision plus
-// a few to roll back to. Older revisions are pruned on upgrade.
-const maxHistory = 3
+// maxHistory is how many revisions of a release an upgrade keeps, as
+// Landscaper's Helm deployer keeps them (its MaxHistory), so a release
+// taken over from Landscaper keeps its rollback revisions. Older ones are
+// pruned on upgrade.
+const maxHistory = 10
 
 // defaultActionTimeout bounds Helm's own waits when neither the item nor
 // the action configuration sets a timeout.
@@ -96,6 +98,7 @@ func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[strin
 		install.ReleaseName, install.Namespace = r.name, r.namespace
 		install.CreateNamespace = cfg.CreateNamespace
 		install.Atomic, install.Wait, install.Force = opts.Install.Atomic, opts.Install.Wait, opts.Install.Force
+		install.SkipSchemaValidation, install.TakeOwnership = opts.Install.SkipSchemaValidation, opts.Install.TakeOwnership
 		install.Timeout = opts.Install.timeout(timeout)
 		install.Replace = true // only reached when no live release has the name
 		install.Labels = r.owner.labels()
@@ -109,6 +112,7 @@ func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[strin
 	upgrade.Labels = r.owner.labels()
 	upgrade.PostRenderer = r.owner.stamp()
 	upgrade.Atomic, upgrade.Wait, upgrade.Force = opts.Upgrade.Atomic, opts.Upgrade.Wait, opts.Upgrade.Force
+	upgrade.SkipSchemaValidation, upgrade.TakeOwnership = opts.Upgrade.SkipSchemaValidation, opts.Upgrade.TakeOwnership
 	upgrade.Timeout = opts.Upgrade.timeout(timeout)
 	rel, err := upgrade.Run(r.name, ch, vals)
 	return rel, r.classify("upgrade", err)
@@ -117,7 +121,7 @@ func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[strin
 // uninstall removes the release; a missing release is fine. With wait,
 // Helm waits until its objects are gone, re-reading them every 2 s;
 // without, the caller waits (Delete follows them with watches).
-func (r *releaser) uninstall(opts ActionOptions, timeout time.Duration, wait bool) error {
+func (r *releaser) uninstall(opts UninstallOptions, timeout time.Duration, wait bool) error {
 	u := action.NewUninstall(r.cfg)
 	u.IgnoreNotFound = true
 	u.Wait = wait

@@ -39,6 +39,20 @@ type chartRender struct {
 	lookup engine.ClientProvider
 }
 
+// skipSchema says whether the rendering skips the check of the values
+// against the chart's values.schema.json: the skipSchemaValidation of the
+// action it stands for (an upgrade's for an upgrade, else the install's),
+// as Helm's install and upgrade honour it.
+func (r chartRender) skipSchema() bool {
+	if r.cfg == nil || r.cfg.HelmDeploymentConfig == nil {
+		return false
+	}
+	if r.options.IsUpgrade {
+		return r.cfg.HelmDeploymentConfig.Upgrade.SkipSchemaValidation
+	}
+	return r.cfg.HelmDeploymentConfig.Install.SkipSchemaValidation
+}
+
 // renderedDoc is one rendered document and its note.
 type renderedDoc struct {
 	content string
@@ -51,7 +65,7 @@ func (r chartRender) prepare(ch *chart.Chart, vals map[string]any) (chartutil.Va
 	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
 		return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart dependencies: %w", err))
 	}
-	renderValues, err := chartutil.ToRenderValues(ch, vals, r.options, r.caps)
+	renderValues, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals, r.options, r.caps, r.skipSchema())
 	if err != nil {
 		return nil, failure.NewTerminal("InvalidValues", fmt.Errorf("values: %w", err))
 	}

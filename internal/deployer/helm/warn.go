@@ -2,14 +2,32 @@ package helm
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 )
 
 var _ deployer.Warner = (*Deployer)(nil)
 
-// ConfigWarnings implements deployer.Warner: continuousReconcile is
-// accepted, as Landscaper's deployer accepts it, but has no effect here.
+// ConfigWarnings implements deployer.Warner: every field the decoder does
+// not declare (it decodes leniently, as Landscaper's does), and
+// continuousReconcile, which is accepted, as Landscaper's deployer accepts
+// it, but has no effect here.
 func (d *Deployer) ConfigWarnings(config json.RawMessage) []string {
-	return deployer.ContinuousReconcileWarnings(config)
+	out := deployer.UnknownFieldWarnings(config, reflect.TypeOf(ProviderConfiguration{}), "the Helm deployer's configuration")
+	return append(out, deployer.ContinuousReconcileWarnings(config)...)
+}
+
+var _ deployer.TargetNamer = (*Deployer)(nil)
+
+// TargetNames implements deployer.TargetNamer: the other targets the
+// readiness checks, exports and deletion groups name.
+func (d *Deployer) TargetNames(config json.RawMessage) []string {
+	cfg, err := ParseConfig(config)
+	if err != nil {
+		return nil
+	}
+	exports := cfg.exports()
+	return manifest.CollectTargetNames(cfg.ReadinessChecks, exports, cfg.DeletionGroups, cfg.DeletionGroupsDuringUpdate)
 }

@@ -125,7 +125,9 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	client := s.client(m, ref.Namespace)
 	prev, known := status.get(keyOf(ref))
 	var live *unstructured.Unstructured
-	if known || strategy == UpdateStrategyMerge {
+	// fallback must see an existing object before it writes: one it did
+	// not record and that does not carry its label is left alone.
+	if known || strategy == UpdateStrategyMerge || d.Spec.Policy == PolicyFallback {
 		var err error
 		if live, err = client.Get(ctx, ref.Name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
 			live = nil
@@ -135,10 +137,14 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	}
 	force := live != nil
 	if live != nil {
-		if skip, err := s.checkOwner(d, live); skip || err != nil {
+		if skip, err := s.checkOwner(d, live, known); skip || err != nil {
 			return err
 		}
-		upToDate := known && prev.Hash == d.Hash && !differs(expected(d), live.Object)
+		want := expected(d)
+		if strategy == UpdateStrategyMerge {
+			want = keepExisting(want, live.Object) // what the write below would make of it
+		}
+		upToDate := known && prev.Hash == d.Hash && !differs(want, live.Object)
 		if upToDate || d.Spec.Policy == PolicyImmutable {
 			status.put(s.record(d, live.GetUID(), prev.Hash))
 			status.markSeen(d)
@@ -154,7 +160,7 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		if live, err = client.Get(ctx, ref.Name, metav1.GetOptions{}); err != nil {
 			return fmt.Errorf("%s: %w", ref, err)
 		}
-		if skip, err := s.checkOwner(d, live); skip || err != nil {
+		if skip, err := s.checkOwner(d, live, known); skip || err != nil {
 			return err
 		}
 		result, err = s.applyMetadata(ctx, m, ref, body, true)
@@ -168,16 +174,20 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	return nil
 }
 
-// checkOwner decides about an existing object: an object labeled by
-// another deploy item is skipped under policy fallback and is an error
-// otherwise, so that no item silently takes over another's object.
-func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured) (skip bool, err error) {
+// checkOwner decides about an existing object. Under policy fallback, as
+// in Landscaper, the item touches only an object that carries its own
+// label (or one it recorded, such as an object adopted from Landscaper,
+// unless that record was rebuilt from the inventory): anything else — an
+// object of another item or one nobody labelled — is left alone. Under
+// the other policies an object another deploy item's label claims is an
+// error, so that no item silently takes over another's object.
+func (s *Session) checkOwner(d *Desired, live *unstructured.Unstructured, recorded bool) (skip bool, err error) {
 	owner := live.GetLabels()[deployer.OwnerLabel]
+	if d.Spec.Policy == PolicyFallback {
+		return owner != s.owner && (!recorded || s.rebuilt), nil
+	}
 	if owner == "" || owner == s.owner {
 		return false, nil
-	}
-	if d.Spec.Policy == PolicyFallback {
-		return true, nil
 	}
 	return false, failure.Terminalf("OwnedByOtherItem", "%s already exists and belongs to deploy item %q; use policy fallback to leave it alone",
 		d.Ref(), live.GetAnnotations()[deployer.OwnerAnnotation])

@@ -91,6 +91,9 @@ type Export struct {
 	JSONPath      string         `json:"jsonPath"`
 	FromResource  *ObjectRef     `json:"fromResource,omitempty"`
 	FromObjectRef *FromObjectRef `json:"fromObjectRef,omitempty"`
+	// TargetName names another target of the installation to read from
+	// (Landscaper's additional targets, targets.go).
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // FromObjectRef says that the value found is a {name, namespace}
@@ -131,6 +134,9 @@ type CustomResourceGroup struct {
 	Resources          []ResourceType `json:"resources,omitempty"`
 	ForceDelete        bool           `json:"forceDelete,omitempty"`
 	DeleteAllResources bool           `json:"deleteAllResources,omitempty"`
+	// TargetName names another target of the installation to delete on
+	// (targets.go); it needs DeleteAllResources.
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // ResourceType selects objects of one kind.
@@ -160,11 +166,7 @@ func parseConfig(raw json.RawMessage) (*ProviderConfiguration, error) {
 	// for newer Landscaper versions still apply.
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	if strings.HasSuffix(peekAPIVersion(raw), "/v1alpha1") {
-		// v1alpha1: manifests is a list of plain objects.
-		var v1 struct {
-			ProviderConfiguration
-			Manifests []json.RawMessage `json:"manifests,omitempty"`
-		}
+		var v1 v1alpha1Configuration
 		if err := dec.Decode(&v1); err != nil {
 			return nil, err
 		}
@@ -186,6 +188,13 @@ func parseConfig(raw json.RawMessage) (*ProviderConfiguration, error) {
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// v1alpha1Configuration is v1alpha1's form: manifests is a list of plain
+// objects.
+type v1alpha1Configuration struct {
+	ProviderConfiguration
+	Manifests []json.RawMessage `json:"manifests,omitempty"`
 }
 
 func peekAPIVersion(raw json.RawMessage) string {
@@ -217,26 +226,41 @@ func (c *ProviderConfiguration) validate() error {
 			return fmt.Errorf("manifests[%d]: manifest is missing", i)
 		}
 	}
-	if err := c.ReadinessChecks.validate(); err != nil {
+	if err := c.ReadinessChecks.Validate(); err != nil {
 		return err
 	}
 	if c.Exports != nil {
-		for i, e := range c.Exports.Exports {
-			if e.Key == "" {
-				return fmt.Errorf("exports[%d]: key is missing", i)
-			}
-			if e.FromResource == nil {
-				return fmt.Errorf("export %q: fromResource is missing", e.Key)
-			}
+		if err := ValidateExports("exports.exports", c.Exports.Exports, true); err != nil {
+			return err
 		}
 	}
-	if err := validateGroups("deletionGroups", c.DeletionGroups); err != nil {
+	if err := ValidateDeletionGroups("deletionGroups", c.DeletionGroups); err != nil {
 		return err
 	}
-	return validateGroups("deletionGroupsDuringUpdate", c.DeletionGroupsDuringUpdate)
+	return ValidateDeletionGroups("deletionGroupsDuringUpdate", c.DeletionGroupsDuringUpdate)
 }
 
-func validateGroups(field string, groups []DeletionGroup) error {
+// ValidateExports checks the exports at field (a path for messages);
+// needResource says every export reads an object (fromResource), as the
+// manifest deployer's do; the Helm deployer's may read the values instead.
+func ValidateExports(field string, exports []Export, needResource bool) error {
+	for i, e := range exports {
+		switch {
+		case e.Key == "":
+			return fmt.Errorf("%s[%d]: key is missing", field, i)
+		case needResource && e.FromResource == nil:
+			return fmt.Errorf("export %q: fromResource is missing", e.Key)
+		}
+		if err := validTargetName(fmt.Sprintf("%s[%d] (%s)", field, i, e.Key), e.TargetName); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateDeletionGroups checks the deletion groups at field (a path for
+// messages) as Landscaper's validation does.
+func ValidateDeletionGroups(field string, groups []DeletionGroup) error {
 	for i, g := range groups {
 		switch {
 		case (g.PredefinedResourceGroup == nil) == (g.CustomResourceGroup == nil):
@@ -249,6 +273,15 @@ func validateGroups(field string, groups []DeletionGroup) error {
 					g.PredefinedResourceGroup.Type, GroupNamespaced, GroupClusterScoped, GroupCRDs, GroupEmpty)
 			}
 		default:
+			c := g.CustomResourceGroup
+			if err := validTargetName(fmt.Sprintf("%s[%d].customResourceGroup", field, i), c.TargetName); err != nil {
+				return err
+			}
+			// As Landscaper: on another cluster the item manages nothing,
+			// so such a group deletes all objects of its types there.
+			if c.TargetName != nil && !c.DeleteAllResources {
+				return fmt.Errorf("%s[%d].customResourceGroup: targetName needs deleteAllResources: true", field, i)
+			}
 			for j, r := range g.CustomResourceGroup.Resources {
 				if r.APIVersion == "" || r.Kind == "" {
 					return fmt.Errorf("%s[%d].resources[%d]: apiVersion and kind are required", field, i, j)

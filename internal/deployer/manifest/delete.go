@@ -55,6 +55,12 @@ func (s *Session) deleteManaged(ctx context.Context, managed []ManagedResource, 
 		}
 	}
 	for _, g := range groups {
+		if c := g.CustomResourceGroup; c != nil && c.TargetName != nil {
+			if err := s.deleteElsewhere(ctx, g); err != nil {
+				return err
+			}
+			continue
+		}
 		var members []ManagedResource
 		var rest []ManagedResource
 		for _, r := range remaining {
@@ -81,6 +87,31 @@ func (s *Session) deleteManaged(ctx context.Context, managed []ManagedResource, 
 		}
 	}
 	return nil
+}
+
+// deleteElsewhere runs a custom group that names another target: the
+// item manages nothing there, so the group deletes every object of its
+// types on that cluster (deleteAllResources, which validation requires),
+// with the session's ownership rules; the item's own objects are left for
+// the groups that follow. A record rebuilt from the inventory follows no
+// deleteAllResources (Delete cleared it), so then nothing is deleted there.
+func (s *Session) deleteElsewhere(ctx context.Context, g DeletionGroup) error {
+	c := *g.CustomResourceGroup
+	if !c.DeleteAllResources {
+		return nil
+	}
+	name := *c.TargetName
+	other, err := s.on(&name)
+	if err != nil {
+		return err
+	}
+	c.TargetName = nil
+	g = DeletionGroup{CustomResourceGroup: &c}
+	members, err := other.listAll(ctx, c.Resources)
+	if err != nil {
+		return fmt.Errorf("target %q: %w", name, err)
+	}
+	return other.deleteGroup(ctx, members, g, &lockedStatus{set: newStatusSet(nil)})
 }
 
 func (s *Session) inGroup(ref ObjectRef, g DeletionGroup) (bool, error) {

@@ -59,7 +59,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if cfg.Exports != nil {
 		plan.Exports = cfg.Exports.Exports
 	}
-	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).Apply(ctx, plan, prev)
+	managed, exports, err := NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item).Apply(ctx, plan, prev)
 	return NewResult(managed, exports), itemError(item, err)
 }
 
@@ -93,7 +93,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if err != nil {
 		return itemError(item, err)
 	}
-	session := NewSession(clients, item.ID).WithOwner(item)
+	session := NewSession(clients, item.ID).WithOwner(item).WithTargets(d.pool, item)
 	unrecorded, err := session.ownedUnrecorded(ctx, configured, prev)
 	if err != nil {
 		return itemError(item, err)
@@ -120,7 +120,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	report, err := NewSession(clients, item.ID).WithOwner(item).Drift(ctx, objs, prev)
+	report, err := NewSession(clients, item.ID).WithOwner(item).WithStrategy(cfg.UpdateStrategy).Drift(ctx, objs, prev)
 	return report, itemError(item, err)
 }
 

@@ -12,7 +12,9 @@ import (
 )
 
 // Drift reads every managed object once and reports the first one that is
-// missing, owned by someone else, or differs from its manifest. Objects
+// missing, owned by someone else, or differs from its manifest (under the
+// merge strategy: lacks a field of it, since Apply keeps values the
+// cluster holds). Objects
 // the manifest no longer lists are a configuration change, not drift, and
 // are left to Apply. Several objects of one kind in one namespace are read
 // with one list by the item's owner label; the reads run in parallel.
@@ -49,6 +51,11 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 		want := expected(desired[i])
 		if adopted {
 			want = withoutOwnerMarks(want)
+		}
+		if s.strategy == UpdateStrategyMerge {
+			// Apply keeps the values the cluster holds (keepExisting):
+			// only a field missing there is something it would repair.
+			want = keepExisting(want, live[i].Object)
 		}
 		if path, found := objectDifference(want, live[i].Object); found {
 			// Only the path: the values may be secret.

@@ -7,15 +7,20 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// ReadExports reads each export from its resource; an export whose value
-// is an object reference (fromObjectRef) is followed to that object.
+// ReadExports reads each export from its resource, on the cluster of the
+// target it names (targetName) or the session's; an export whose value is
+// an object reference (fromObjectRef) is followed to that object there.
 func (s *Session) ReadExports(ctx context.Context, exports []Export) (map[string]any, error) {
 	if len(exports) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]any, len(exports))
 	for _, e := range exports {
-		v, err := s.readExport(ctx, e)
+		from, err := s.on(e.TargetName) // another target's cluster (targets.go)
+		if err != nil {
+			return nil, fmt.Errorf("export %q: %w", e.Key, err)
+		}
+		v, err := from.readExport(ctx, e)
 		if err != nil {
 			return nil, fmt.Errorf("export %q: %w", e.Key, err)
 		}

@@ -44,11 +44,16 @@ func TestApply_Exports(t *testing.T) {
 // requirement holds and times out naming the check when it does not.
 func TestApply_CustomReadinessChecks(t *testing.T) {
 	ns := localcluster.Namespace(t)
+	// values as Landscaper's docs write them: [{value: …}].
 	check := func(op string, values ...any) map[string]any {
+		wrapped := []any{}
+		for _, v := range values {
+			wrapped = append(wrapped, map[string]any{"value": v})
+		}
 		return map[string]any{"readinessChecks": map[string]any{"custom": []any{map[string]any{
 			"name":             "phase-check",
 			"resourceSelector": []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "state", "namespace": ns}},
-			"requirements":     []any{map[string]any{"jsonPath": ".data.phase", "operator": op, "values": values}},
+			"requirements":     []any{map[string]any{"jsonPath": ".data.phase", "operator": op, "values": wrapped}},
 		}}}}
 	}
 	objs := []map[string]any{entry("manage", cm(ns, "state", map[string]any{"phase": "done"}))}
@@ -61,7 +66,7 @@ func TestApply_CustomReadinessChecks(t *testing.T) {
 	byLabel := map[string]any{"readinessChecks": map[string]any{"custom": []any{map[string]any{
 		"name":          "by-label",
 		"labelSelector": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "matchLabels": map[string]any{"landscaper.gardener.cloud/deploy-item": ownerOf("custom-ok")}},
-		"requirements":  []any{map[string]any{"jsonPath": ".data.phase", "operator": "=", "values": []any{"done"}}},
+		"requirements":  []any{map[string]any{"jsonPath": ".data.phase", "operator": "=", "values": []any{map[string]any{"value": "done"}}}},
 	}}}}
 	if _, err := it.apply(minute, config(t, objs, byLabel)); err != nil {
 		t.Fatalf("label selector check: %v", err)
@@ -97,5 +102,28 @@ func TestApply_PatchAfterDeploymentAndAnnotations(t *testing.T) {
 	it.mustApply(cfg)
 	if w := it.counter.Writes(); w != 0 {
 		t.Errorf("re-apply with hooks sent %d writes", w)
+	}
+}
+
+// TestApply_ReadinessChecksSwitchedOff: disableDefault skips the default
+// check of a Deployment that never becomes ready, and a custom check with
+// disabled: true is not run; with neither, the same item times out.
+func TestApply_ReadinessChecksSwitchedOff(t *testing.T) {
+	ns := localcluster.Namespace(t)
+	labels := map[string]any{"app": "never"}
+	never := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "never", "namespace": ns},
+		"spec": map[string]any{"replicas": 1, "selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{"metadata": map[string]any{"labels": labels},
+				"spec": map[string]any{"nodeSelector": map[string]any{"nowhere": "true"}, "containers": []any{map[string]any{"name": "c", "image": "x"}}}}}}
+	failing := map[string]any{"name": "off", "disabled": true,
+		"resourceSelector": []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "missing", "namespace": ns}},
+		"requirements":     []any{map[string]any{"jsonPath": ".data.x", "operator": "exists"}}}
+	objs := []map[string]any{entry("manage", never)}
+	it := newItem(t, "checks-off")
+	if _, err := it.apply(minute, config(t, objs, map[string]any{"readinessChecks": map[string]any{"disableDefault": true, "custom": []any{failing}}})); err != nil {
+		t.Fatalf("with the checks switched off: %v", err)
+	}
+	if _, err := it.apply(2e9, config(t, objs, nil)); err == nil || !strings.Contains(err.Error(), "never") {
+		t.Fatalf("with the default check: %v, want a timeout naming the Deployment", err)
 	}
 }

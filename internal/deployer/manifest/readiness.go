@@ -13,10 +13,23 @@ type ReadinessCheckConfig struct {
 	Custom         []CustomCheck `json:"custom,omitempty"`
 }
 
-func (c *ReadinessCheckConfig) validate() error {
+// Validate checks the block as Landscaper's validation does (and refuses
+// what the provider cannot honour).
+func (c *ReadinessCheckConfig) Validate() error {
 	for i, cc := range c.Custom {
-		if len(cc.ResourceSelector) == 0 && cc.LabelSelector == nil {
+		// What Landscaper's validation requires of a custom check.
+		switch {
+		case cc.Name == "":
+			return fmt.Errorf("readinessChecks.custom[%d]: name is required", i)
+		case len(cc.ResourceSelector) == 0 && cc.LabelSelector == nil:
 			return fmt.Errorf("readinessChecks.custom[%d] (%s): set resourceSelector or labelSelector", i, cc.Name)
+		case cc.LabelSelector != nil && len(cc.LabelSelector.Labels) == 0:
+			return fmt.Errorf("readinessChecks.custom[%d] (%s).labelSelector: matchLabels must select on at least one label", i, cc.Name)
+		case len(cc.Requirements) == 0:
+			return fmt.Errorf("readinessChecks.custom[%d] (%s): requirements must have at least one entry", i, cc.Name)
+		}
+		if err := validTargetName(fmt.Sprintf("readinessChecks.custom[%d] (%s)", i, cc.Name), cc.TargetName); err != nil {
+			return err
 		}
 		for j, r := range cc.Requirements {
 			if err := r.validate(); err != nil {
@@ -28,7 +41,8 @@ func (c *ReadinessCheckConfig) validate() error {
 }
 
 // WaitReady waits until every object exists and passes the default checks
-// (unless disabled) and every custom check passes, until ctx ends. A
+// (unless disabled) and every custom check passes — one that names another
+// target (targetName) on that target's cluster — until ctx ends. A
 // timeout names the object and the condition that was not met. Objects in
 // seen were just read or written by the caller; those of kinds without a
 // default check need no further read. The first check reads each object
@@ -38,16 +52,40 @@ func (s *Session) WaitReady(ctx context.Context, objs []*Desired, cfg ReadinessC
 	if _, err := s.resolve(objs); err != nil {
 		return err
 	}
+	var custom, elsewhere []CustomCheck
+	for _, cc := range cfg.Custom {
+		switch {
+		case cc.Disabled:
+		case cc.TargetName != nil:
+			elsewhere = append(elsewhere, cc)
+		default:
+			custom = append(custom, cc)
+		}
+	}
+	if err := s.waitHere(ctx, objs, cfg, seen, custom); err != nil {
+		return err
+	}
+	// Checks on other targets wait there, each in a session of its own.
+	for _, cc := range elsewhere {
+		other, err := s.on(cc.TargetName)
+		if err != nil {
+			return fmt.Errorf("readiness check %q: %w", cc.Name, err)
+		}
+		cc.TargetName = nil
+		if err := other.waitHere(ctx, nil, ReadinessCheckConfig{DisableDefault: true}, nil, []CustomCheck{cc}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitHere is WaitReady on the session's own cluster, with the custom
+// checks given.
+func (s *Session) waitHere(ctx context.Context, objs []*Desired, cfg ReadinessCheckConfig, seen map[*Desired]bool, custom []CustomCheck) error {
 	var pending []ObjectRef
 	for _, d := range objs {
 		if !seen[d] || (!cfg.DisableDefault && hasDefaultCheck(d.Object.GetKind())) {
 			pending = append(pending, d.Ref())
-		}
-	}
-	var custom []CustomCheck
-	for _, cc := range cfg.Custom {
-		if !cc.Disabled {
-			custom = append(custom, cc)
 		}
 	}
 	ready := func(ctx context.Context, r reader) (string, error) {

@@ -3,6 +3,7 @@ package manifest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -20,6 +21,9 @@ type CustomCheck struct {
 	ResourceSelector []ObjectRef    `json:"resourceSelector,omitempty"`
 	LabelSelector    *LabelSelector `json:"labelSelector,omitempty"`
 	Requirements     []Requirement  `json:"requirements"`
+	// TargetName names another target of the installation to wait on
+	// (targets.go).
+	TargetName *string `json:"targetName,omitempty"`
 }
 
 // LabelSelector selects objects of one kind by labels.
@@ -33,17 +37,78 @@ type LabelSelector struct {
 // Kubernetes selection operators: exists, "!" (does not exist), "=", "==",
 // "!=", in, notin.
 type Requirement struct {
-	JSONPath string            `json:"jsonPath"`
-	Operator string            `json:"operator"`
-	Values   []json.RawMessage `json:"values,omitempty"`
+	JSONPath string             `json:"jsonPath"`
+	Operator string             `json:"operator"`
+	Values   []RequirementValue `json:"values,omitempty"`
+}
+
+// RequirementValue is one entry of a requirement's values, in Landscaper's
+// form: an object whose value field holds the value to compare with
+// (`values: [{value: "true"}]`). Decoding never fails on the entry's
+// shape, so that validate can name the entry; an entry that is not such
+// an object is refused there, as Landscaper refuses it.
+type RequirementValue struct {
+	Value json.RawMessage `json:"value"`
+	// shape is "" for {value: …}, else what the entry is instead.
+	shape string
+}
+
+// UnmarshalJSON keeps the entry's value and remembers what is wrong with
+// an entry that is not {value: …}.
+func (v *RequirementValue) UnmarshalJSON(b []byte) error {
+	var obj map[string]json.RawMessage
+	switch t := strings.TrimSpace(string(b)); {
+	case !strings.HasPrefix(t, "{"):
+		// Not an object: validate refuses it, naming the entry.
+		*v = RequirementValue{shape: "a " + jsonKind(b) + ", not an object {value: …}"}
+	case json.Unmarshal(b, &obj) != nil || obj["value"] == nil:
+		*v = RequirementValue{shape: "an object without the field value"}
+	default:
+		*v = RequirementValue{Value: obj["value"]} // null too, as Landscaper accepts it
+	}
+	return nil
+}
+
+// MarshalJSON writes the entry back in Landscaper's form.
+func (v RequirementValue) MarshalJSON() ([]byte, error) {
+	val := v.Value
+	if len(val) == 0 {
+		val = json.RawMessage("null")
+	}
+	return json.Marshal(map[string]json.RawMessage{"value": val})
+}
+
+// jsonKind names the kind of a JSON document for messages, without
+// quoting it (a configuration may hold secrets).
+func jsonKind(b []byte) string {
+	switch t := strings.TrimSpace(string(b)); {
+	case t == "null":
+		return "null"
+	case strings.HasPrefix(t, `"`):
+		return "string"
+	case strings.HasPrefix(t, "["):
+		return "list"
+	case t == "true" || t == "false":
+		return "boolean"
+	default:
+		return "number"
+	}
 }
 
 func (r Requirement) validate() error {
+	if strings.TrimSpace(r.JSONPath) == "" {
+		return errors.New("jsonPath is required")
+	}
 	if _, err := compileJSONPath(r.JSONPath); err != nil {
 		return err
 	}
+	// Landscaper's validation: the comparing operators need a value, and
+	// only in and notin take more than one.
 	switch r.Operator {
 	case "exists", "!":
+		if len(r.Values) > 1 {
+			return fmt.Errorf("operator %q takes at most one value", r.Operator)
+		}
 	case "=", "==", "!=":
 		if len(r.Values) != 1 {
 			return fmt.Errorf("operator %q needs exactly one value", r.Operator)
@@ -55,14 +120,22 @@ func (r Requirement) validate() error {
 	default:
 		return fmt.Errorf("operator %q is not one of exists, !, =, ==, !=, in, notin", r.Operator)
 	}
+	for i, v := range r.Values {
+		if v.shape != "" {
+			return fmt.Errorf("values[%d] is %s: Landscaper compares each entry's value field, so write values: [{value: …}]", i, v.shape)
+		}
+	}
 	return nil
 }
 
-// compileJSONPath accepts Landscaper's brace-less form (".status.phase")
-// as well as kubectl's ("{.status.phase}").
+// compileJSONPath accepts Landscaper's brace-less form (".status.phase",
+// also without the leading dot) as well as kubectl's ("{.status.phase}").
 func compileJSONPath(path string) (*jsonpath.JSONPath, error) {
 	p := strings.TrimSpace(path)
 	if !strings.HasPrefix(p, "{") {
+		if !strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "$") {
+			p = "." + p // Landscaper's "status.phase" means ".status.phase"
+		}
 		p = "{" + p + "}"
 	}
 	jp := jsonpath.New("path")
@@ -107,53 +180,46 @@ func lookup(obj any, path string) (values []any, found bool, err error) {
 	return values, len(values) > 0, nil
 }
 
-// met reports whether obj meets r, and if not, why.
+// met reports whether obj meets r, and if not, why. As in Landscaper, a
+// path that selects nothing fails every operator but "!", and a path
+// that selects several values needs each of them to meet the operator.
 func (r Requirement) met(obj map[string]any) (string, error) {
 	values, found, err := lookup(obj, r.JSONPath)
 	if err != nil {
 		return "", err
 	}
-	switch r.Operator {
-	case "exists":
-		if !found {
-			return fmt.Sprintf("%s does not exist", r.JSONPath), nil
-		}
+	switch {
+	case !found && r.Operator == "!":
 		return "", nil
-	case "!":
-		if found {
-			return fmt.Sprintf("%s exists", r.JSONPath), nil
-		}
+	case !found:
+		return fmt.Sprintf("%s does not exist", r.JSONPath), nil
+	case r.Operator == "!":
+		return fmt.Sprintf("%s exists", r.JSONPath), nil
+	case r.Operator == "exists":
 		return "", nil
 	}
-	var actual any
-	if len(values) == 1 {
-		actual = values[0]
-	} else if found {
-		actual = values
-	}
-	in := false
-	for _, raw := range r.Values {
-		if jsonEqual(actual, raw) {
-			in = true
-			break
+	for _, actual := range values {
+		in := false
+		for _, v := range r.Values {
+			if jsonEqual(actual, v.Value) {
+				in = true
+				break
+			}
+		}
+		if in == (r.Operator == "!=" || r.Operator == "notin") {
+			got, _ := json.Marshal(actual)
+			allowed := make([]string, 0, len(r.Values))
+			for _, v := range r.Values {
+				allowed = append(allowed, string(v.Value))
+			}
+			return fmt.Sprintf("%s is %s, want %s [%s]", r.JSONPath, got, r.Operator, strings.Join(allowed, ", ")), nil
 		}
 	}
-	want := in
-	if r.Operator == "!=" || r.Operator == "notin" {
-		want = !in
-	}
-	if want {
-		return "", nil
-	}
-	got, _ := json.Marshal(actual)
-	var allowed []string
-	for _, v := range r.Values {
-		allowed = append(allowed, string(v))
-	}
-	return fmt.Sprintf("%s is %s, want %s [%s]", r.JSONPath, got, r.Operator, strings.Join(allowed, ", ")), nil
+	return "", nil
 }
 
-// jsonEqual compares a decoded value with a JSON document by value.
+// jsonEqual compares a decoded value with a JSON document by value, as
+// Landscaper does: both as JSON decodes them (numbers as float64).
 func jsonEqual(actual any, raw json.RawMessage) bool {
 	var want, have any
 	if json.Unmarshal(raw, &want) != nil {

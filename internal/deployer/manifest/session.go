@@ -36,6 +36,12 @@ type Session struct {
 	// idle and shared are the call's (deployer.Item.GoIdle, SharedReads).
 	idle   func() (resume func())
 	shared *deployer.SharedReads
+	// strategy is the item's update strategy, for Drift: under merge a
+	// value changed in the cluster is kept, so it is no drift.
+	strategy UpdateStrategy
+	// other opens a session on another target of the item by name
+	// (targetName, WithTargets); nil: none known.
+	other func(name string) (*Session, error)
 
 	mu        sync.Mutex
 	resetOnce bool
@@ -50,6 +56,12 @@ func NewSession(c *target.Clients, itemID string) *Session {
 // that name none (the Helm release namespace), instead of the kubeconfig's.
 func (s *Session) WithDefaultNamespace(namespace string) *Session {
 	s.namespace = namespace
+	return s
+}
+
+// WithStrategy tells Drift the item's update strategy.
+func (s *Session) WithStrategy(strategy UpdateStrategy) *Session {
+	s.strategy = strategy
 	return s
 }
 

@@ -104,6 +104,7 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	if r.j.Registry.HandsOff(c.Item) {
 		measured = 0
 	}
+	c.Item.Targets, _ = r.spec.Targets.ByName() // an ambiguous name fails the plan (Engine.Render)
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err

@@ -135,8 +135,10 @@ type RenderedItem struct {
 	Installation string
 	Name         string
 	Type         string
-	// Execution is the deploy execution that rendered the item.
+	// Execution is the deploy execution that rendered the item, Source the
+	// blueprint file of its template ("" for an inline one).
 	Execution  string
+	Source     string
 	Target     *api.TargetSelector
 	DependsOn  []string
 	ConfigHash string
@@ -164,6 +166,13 @@ type RenderedInstallation struct {
 // Files are the files of the blueprint that rendered the installation's
 // deploy items; nil for a pending installation.
 func (in RenderedInstallation) Files() fs.FS { return in.files }
+
+// TargetsByName are the installation's target imports by their Target's
+// name, as deploy items' calls get them (deployer.Item.Targets), and the
+// names two different imports share.
+func (in RenderedInstallation) TargetsByName() (map[string]*api.Target, []string) {
+	return in.targets.ByName()
+}
 
 // Target resolves a deploy item's target selector in the installation's
 // target imports as the next apply will (nil for no selector).
@@ -241,7 +250,7 @@ func (t *RenderedTree) add(ctx context.Context, spec Spec, prev *snapshot.Instal
 	for _, i := range dag.Order(nodes) {
 		it := items[i]
 		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
-			Type: it.Type, Execution: it.Execution, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
+			Type: it.Type, Execution: it.Execution, Source: it.Source, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
 	}
 	prevSubs := map[string]*snapshot.Installation{}
 	if prev != nil {

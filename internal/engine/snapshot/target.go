@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -54,6 +55,48 @@ func (t TargetImports) Select(sel *api.TargetSelector) (*api.Target, error) {
 		}
 		return &tg, nil
 	}
+}
+
+// ByName returns the target imports by their Target's metadata.name, as
+// deployer.Item.Targets: single imports and the elements of list and map
+// imports alike. A name that two different targets share is ambiguous and
+// left out; ambiguous lists those names, sorted.
+func (t TargetImports) ByName() (byName map[string]*api.Target, ambiguous []string) {
+	byName = map[string]*api.Target{}
+	clash := map[string]bool{}
+	add := func(tg api.Target) {
+		name := tg.Metadata.Name
+		if name == "" || clash[name] {
+			return
+		}
+		if prev, ok := byName[name]; ok {
+			if Hash(*prev) != Hash(tg) {
+				delete(byName, name)
+				clash[name] = true
+			}
+			return
+		}
+		copied := tg
+		byName[name] = &copied
+	}
+	for _, tg := range t.Single {
+		add(tg)
+	}
+	for _, list := range t.Lists {
+		for _, tg := range list {
+			add(tg)
+		}
+	}
+	for _, m := range t.Maps {
+		for _, tg := range m {
+			add(tg)
+		}
+	}
+	for name := range clash {
+		ambiguous = append(ambiguous, name)
+	}
+	sort.Strings(ambiguous)
+	return byName, ambiguous
 }
 
 // Hash is a short, stable hash of a JSON-encodable value: map keys are
