@@ -61,7 +61,8 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if r.real && prev.Release != nil && prev.Release.Revision > 0 {
 		r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: prev.Release.Revision + 1, IsUpgrade: true}
 	}
-	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: r.caps, Options: r.options, Real: r.real, Twice: true}, nil)
+	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: r.caps, Options: r.options, Real: r.real, Twice: true,
+		SkipSchema: r.skipSchema()}, nil)
 	if err != nil {
 		return deployer.Preview{}, err
 	}

@@ -132,8 +132,9 @@ func (d *Deployer) render(ctx context.Context, c *target.Clients, ch *chart.Char
 	if err != nil {
 		return nil, err
 	}
-	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps,
-		Options: chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}}, c.Config)
+	opts := chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}
+	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts,
+		SkipSchema: skipSchemaFor(cfg, opts)}, c.Config)
 	if err != nil {
 		return nil, err
 	}

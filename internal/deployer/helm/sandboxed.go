@@ -50,6 +50,15 @@ type renderJob struct {
 	Twice bool `json:"twice,omitempty"`
 	// Lookup makes `lookup` ask the parent; false: it finds nothing.
 	Lookup bool `json:"lookup,omitempty"`
+	// SkipSchema is the skipSchemaValidation of the action the rendering
+	// stands for (chartRender.skipSchema), which the child's configuration
+	// holds for both actions.
+	SkipSchema bool `json:"skipSchema,omitempty"`
+}
+
+// skipSchemaFor is the skipSchemaValidation of the action opts stand for.
+func skipSchemaFor(cfg *ProviderConfiguration, opts chartutil.ReleaseOptions) bool {
+	return chartRender{cfg: cfg, options: opts}.skipSchema()
 }
 
 // wireChart is a chart with its dependencies, which chart.Chart does not
@@ -138,7 +147,9 @@ func renderInChild(in json.RawMessage, call sandbox.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := chartRender{cfg: &ProviderConfiguration{Values: j.Values}, caps: j.Caps, options: j.Options, real: j.Real}
+	skip := ActionOptions{SkipSchemaValidation: j.SkipSchema}
+	cfg := &ProviderConfiguration{Values: j.Values, HelmDeploymentConfig: &DeploymentConfig{Install: skip, Upgrade: skip}}
+	r := chartRender{cfg: cfg, caps: j.Caps, options: j.Options, real: j.Real}
 	if j.Lookup {
 		r.lookup = askedLookup{call: call}
 	}
@@ -232,6 +243,7 @@ func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart
 	if last != nil && last.Info != nil && last.Info.Status != release.StatusUninstalled && last.Info.Status != release.StatusPendingInstall {
 		opts = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: last.Version + 1, IsUpgrade: true}
 	}
-	_, err = d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true}, c.Config)
+	_, err = d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true,
+		SkipSchema: skipSchemaFor(cfg, opts)}, c.Config)
 	return err
 }
