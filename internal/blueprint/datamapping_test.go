@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"sigs.k8s.io/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // mappings decodes an installation's importDataMappings/exportDataMappings

@@ -3,10 +3,11 @@ package blueprint
 import (
 	"context"
 	"encoding/json"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 )
 
 // big is 2^53 + 1: the smallest integer a float64 cannot hold, so any

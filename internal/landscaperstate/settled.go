@@ -3,6 +3,7 @@ package landscaperstate
 import (
 	"errors"
 	"fmt"
+
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 

@@ -1,8 +1,9 @@
 package preview
 
 import (
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // Document is one object of an item's text (Join): its ref, read back

@@ -229,8 +229,8 @@ func TestAccExternalDeployer_progressingTimeout(t *testing.T) {
 	}
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
-		`timed/spec \(Failed\): aborted: Progressing took longer than the timeout of 4s: deploy item "spec": DeployItem \S+: the call was cancelled \(context deadline exceeded\); the deployer stopped \(it reported phase Failed: Reconcile/Aborted: the job was aborted\) \(ERR_TIMEOUT`,
-		`timed/dflt \(Failed\): aborted: Progressing took longer than the timeout of 5s: deploy item "dflt": DeployItem \S+: the call was cancelled \(context deadline exceeded\); the deployer stopped \(it reported phase Failed: Reconcile/Aborted: the job was aborted\) \(ERR_TIMEOUT`,
+		`timed/spec \(Failed\): deploy item "spec": DeployItem \S+: the deployer did not finish within the timeout of 4s after it picked the job up; the deployer stopped \(it reported phase Failed: Reconcile/Aborted: the job was aborted\) \(ERR_TIMEOUT`,
+		`timed/dflt \(Failed\): deploy item "dflt": DeployItem \S+: the deployer did not finish within the timeout of 5s after it picked the job up; the deployer stopped \(it reported phase Failed: Reconcile/Aborted: the job was aborted\) \(ERR_TIMEOUT`,
 	} {
 		if !regexp.MustCompile(want).MatchString(flat) {
 			t.Errorf("apply output does not match %s:\n%s", want, out)

@@ -14,10 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/mandelsoft/spiff/dynaml"
 	"github.com/mandelsoft/vfs/pkg/memoryfs"
 	"github.com/mandelsoft/vfs/pkg/vfs"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 )
 
 // sandboxMemoryMessage is what the child prints when its memory watchdog

@@ -68,8 +68,11 @@ func (j *job) trigger(ctx context.Context, obj *unstructured.Unstructured) (*uns
 	tried := false
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if tried { // the deployer wrote the status meanwhile (finishing an older job)
-			if obj, readErr = get(ctx, j.res, obj.GetName()); readErr != nil || obj == nil {
-				return nil
+			if obj, readErr = get(ctx, j.res, obj.GetName()); readErr != nil {
+				return readErr // not a conflict: ends the retries
+			}
+			if obj == nil {
+				return nil // gone
 			}
 		}
 		tried = true

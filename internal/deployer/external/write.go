@@ -52,7 +52,7 @@ func put(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item,
 	err := retry.OnError(retry.DefaultRetry, retriable, func() error {
 		if tried {
 			if live, claimErr = claim(ctx, res, item, obj); claimErr != nil {
-				return nil
+				return claimErr // neither a conflict nor AlreadyExists: ends the retries
 			}
 		}
 		tried = true

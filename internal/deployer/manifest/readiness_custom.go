@@ -8,9 +8,10 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/util/jsonpath"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 )
 
 // CustomCheck is one custom readiness check: objects selected by
