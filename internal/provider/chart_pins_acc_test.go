@@ -141,3 +141,40 @@ func TestAccInstallation_chartRepushedAfterPlan(t *testing.T) {
 	both("hi", "two")
 	w.mustRun("destroy", "-input=false", "-auto-approve")
 }
+
+// TestAccInstallation_componentMovedAfterPlan proves the apply reads the
+// component version the plan read: a plan saved with -out of a change
+// (new import data) reads example.com/app:1.0.0; then the tag moves to
+// other content. Applying the saved plan succeeds — before, Terraform
+// stopped with "Provider produced inconsistent final plan" on
+// component_digests — and the state records the digest the plan showed;
+// the next plan shows the moved tag as a change.
+func TestAccInstallation_componentMovedAfterPlan(t *testing.T) {
+	requireAcc(t)
+	e := newAccEnv(t)
+	reg := ociregistry.Start(t, ociregistry.Options{User: "ci", Password: "s3cret"})
+	l := &ociLandscape{t: t, host: reg.Host(), push: componenttest.Remote("ci", "s3cret")}
+	l.pushAll("first")
+	config := func(extra string) string {
+		return providerRegistryHCL(t.TempDir(), reg.Host(), "ci", "s3cret") + e.componentInstallationHCL(l, "1.0.0", "blueprint", extra) + `
+output "app_digest" { value = landscaper_installation.app.component_digests["example.com/app:1.0.0"] }
+`
+	}
+	w := newCLIWorkspace(t, config(""))
+	w.mustRun("apply", "-input=false", "-auto-approve")
+	planned := l.appDigest
+	w.write(config(", helmDeployment = false"))
+	w.mustRun("plan", "-input=false", "-no-color", "-out=tfplan")
+	l.pushAll("second")
+	if planned == l.appDigest {
+		t.Fatal("the second push did not move the tag")
+	}
+	w.mustRun("apply", "-input=false", "-no-color", "tfplan")
+	if got := strings.TrimSpace(w.mustRun("output", "-raw", "app_digest")); got != planned {
+		t.Errorf("the apply read example.com/app:1.0.0 at %s, not at the %s the plan showed", got, planned)
+	}
+	if out := w.mustRun("plan", "-input=false", "-no-color"); !strings.Contains(out, l.appDigest) {
+		t.Errorf("the next plan does not show the moved tag's digest %s:\n%s", l.appDigest, out)
+	}
+	w.mustRun("destroy", "-input=false", "-auto-approve")
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -20,10 +21,17 @@ import (
 // those (a source that moved fails the plan with a PinMovedError naming
 // the item, the source and both digests, and saying to plan again), puts
 // what its previews fetched into the planned private state, and the apply
-// deploys with those pins (instance.Runner.Pins).
+// deploys with those pins (instance.Runner.Pins). Component versions the
+// same way: refresh resolves their tags (componentPinsKey), plans read
+// exactly those digests (from the registry or the content-addressed
+// cache), and the apply reads component_digests, which the plans showed.
 
 // sourcePinsKey is the private-state key of the pins, by item ID.
 const sourcePinsKey = "source_pins"
+
+// componentPinsKey is the private-state key of the component digests
+// refresh resolved, by "<component name>:<version>".
+const componentPinsKey = "component_pins"
 
 // readPins reads the recorded pins; nil when none are recorded or they
 // cannot be read (then previews fetch what is served).
@@ -55,4 +63,32 @@ func (d *InstallationData) resolvePins(ctx context.Context, m shared.Installatio
 		return nil
 	}
 	return d.previewRunner(ctx, m).Resolve(ctx, snap)
+}
+
+// resolveComponents is what the tags of the installation's component
+// versions point at now, read at refresh; nil when it names none from a
+// registry or they cannot be read (the plan then resolves them itself).
+func (d *InstallationData) resolveComponents(ctx context.Context, m shared.InstallationModel) map[string]string {
+	if m.ComponentDescriptor.IsNull() || m.ComponentDescriptor.IsUnknown() {
+		return nil
+	}
+	notes := &shared.RegistryNotes{}
+	_, comp, _ := d.loadBlueprintNoting(ctx, m, component.Pins{}, notes)
+	if comp == nil || notes.Any() {
+		return nil // the plan falls back to the state's digests, as without refresh
+	}
+	return comp.Digests()
+}
+
+// planComponentPins are the digests a plan reads component versions at:
+// exactly those refresh resolved when it recorded any, so that the
+// apply's own plan reads what the plan read; otherwise the tags are
+// resolved again, with the state's digests standing in for an
+// unreachable registry.
+func planComponentPins(ctx context.Context, prior shared.PrivateGetter, state *shared.InstallationModel) component.Pins {
+	var refreshed map[string]string
+	if readPrivateJSON(ctx, prior, componentPinsKey, &refreshed) && len(refreshed) > 0 {
+		return component.Pins{Digests: refreshed, Strict: true}
+	}
+	return shared.PinsOf(shared.RecordedDigests(state), false)
 }

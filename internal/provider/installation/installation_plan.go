@@ -45,8 +45,8 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	// Tags are resolved again; the digests in state stand in for an unreachable registry.
-	in := r.Data.Inputs(shared.PinsOf(shared.RecordedDigests(state), false))
+	// Tags are read at what refresh resolved, else resolved again (installation_pins.go).
+	in := r.Data.Inputs(planComponentPins(ctx, req.Private, state))
 	in.Notes = &shared.RegistryNotes{}
 	specModel, d := shared.WithWriteOnly(ctx, plan, req.Config)
 	resp.Diagnostics.Append(d...)

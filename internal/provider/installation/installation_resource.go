@@ -164,6 +164,7 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	rekeyed = shared.BackfillReconcileKey(hashKey, &state) || rekeyed
 	// What the next plan previews and its apply deploys (installation_pins.go).
 	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, snap), &resp.Diagnostics)
+	storePrivateJSON(ctx, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
 	drifted, marked, err := r.Data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the

@@ -83,3 +83,11 @@ func (n *RegistryNotes) AddTo(diags *diag.Diagnostics) {
 			strings.Join(n.notes, "\n")+"\nThe plan uses the digests recorded in the state and the cached content.")
 	}
 }
+
+// Any reports whether a note was taken (a registry answered from the
+// cache).
+func (n *RegistryNotes) Any() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.notes) > 0
+}
