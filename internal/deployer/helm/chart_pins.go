@@ -77,4 +77,3 @@ func checkChartPin(item string, c Chart, pins deployer.Pins, digest string) (dep
 	}
 	return deployer.Pins{source: digest}, nil
 }
-
