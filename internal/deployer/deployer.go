@@ -95,6 +95,11 @@ type Item struct {
 	// follows no configuration that reaches beyond what it recorded
 	// (deleteAllResources).
 	Rebuilt bool
+	// Pins are the digests the plan was made with of what the item
+	// fetches (SourceResolver); Apply fails with a PinMovedError, before
+	// it deploys anything, when a source now serves other content. nil:
+	// whatever the sources serve.
+	Pins Pins
 }
 
 // Result is what an Apply achieved.

@@ -49,6 +49,10 @@ type PreviewRequest struct {
 	// blueprint cannot send what it rendered to a host of its choosing
 	// before the user approved the plan.
 	Applied json.RawMessage
+	// Pins are the digests resolved at refresh of what the item fetches
+	// (SourceResolver): a source that now serves other content fails the
+	// preview with a PinMovedError. nil: what the sources serve.
+	Pins Pins
 }
 
 // ErrFetchedAtApply is wrapped by a Preview error for an item whose
@@ -60,6 +64,9 @@ var ErrFetchedAtApply = errors.New("fetched at apply, not at plan")
 // Preview is what an item deploys.
 type Preview struct {
 	Objects []PreviewObject
+	// Pins are the digests of what the preview fetched (SourceResolver);
+	// nil when it fetched nothing from outside the configuration.
+	Pins Pins
 }
 
 // PreviewObject is one object an item deploys.

@@ -33,6 +33,10 @@ type PreviewOptions struct {
 	// Server asks each changed item's cluster what its objects will be
 	// (ServerOptions); nil: the text is what the deployer previews alone.
 	Server *ServerOptions
+	// Pins are the digests resolved at refresh of what items fetch, by
+	// item ID (Runner.Resolve): a source that now serves other content
+	// fails the item's preview with a deployer.PinMovedError.
+	Pins map[string]deployer.Pins
 }
 
 // ItemText is what a plan shows of one deploy item.
@@ -46,6 +50,8 @@ type ItemText struct {
 	// Offline says why the item's text is its deployer's preview alone
 	// although the cluster was asked (Server); it may quote secrets.
 	Offline error
+	// Pins are the digests of what the preview fetched (nil: nothing).
+	Pins deployer.Pins
 }
 
 // Preview returns the text of every item of tree that Skip does not skip,
@@ -73,6 +79,7 @@ func (r Runner) preview(ctx context.Context, all []deployer.PreviewRequest, opts
 	for _, req := range all {
 		if opts.Skip == nil || !opts.Skip(req.Item.ID) {
 			req.Capabilities = opts.Capabilities[Destination(req.Item.Target)]
+			req.Pins = opts.Pins[req.Item.ID]
 			reqs = append(reqs, req)
 		}
 	}
@@ -100,10 +107,11 @@ func (r Runner) previewOne(ctx context.Context, renderer *preview.Renderer, serv
 			t = ItemText{ID: req.Item.ID, Err: failure.FromPanic("the deployer's preview", p)}
 		}
 	}()
-	objs, err := r.previewObjects(ctx, req)
+	objs, pins, err := r.previewObjects(ctx, req)
 	if err != nil {
 		return ItemText{ID: t.ID, Err: err}
 	}
+	t.Pins = pins
 	if server != nil {
 		objs, t.Offline = server.dryRun(ctx, req.Item, objs)
 	}
@@ -117,18 +125,18 @@ func (r Runner) previewOne(ctx context.Context, renderer *preview.Renderer, serv
 
 // previewObjects asks the item's deployer what it deploys, or describes
 // the item by its configuration when the deployer cannot say.
-func (r Runner) previewObjects(ctx context.Context, req deployer.PreviewRequest) ([]deployer.PreviewObject, error) {
+func (r Runner) previewObjects(ctx context.Context, req deployer.PreviewRequest) ([]deployer.PreviewObject, deployer.Pins, error) {
 	if r.Engine != nil && r.Engine.Deployers != nil {
 		if p, ok := r.Engine.Deployers.Previewer(req.Item.Type); ok {
 			pv, err := p.Preview(ctx, req)
-			return pv.Objects, err
+			return pv.Objects, pv.Pins, err
 		}
 	}
 	o, err := deployer.ConfigObject(req.Item.Name, req.Item.Type, req.Item.Config)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return []deployer.PreviewObject{o}, nil
+	return []deployer.PreviewObject{o}, nil, nil
 }
 
 // Destination names the cluster of a target for recorded capabilities:

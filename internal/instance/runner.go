@@ -11,6 +11,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
@@ -37,6 +38,10 @@ type Runner struct {
 	// inventory records the jobs write are signed with it
 	// (inventory/sign.go), so landscaper_reconcile applies them.
 	SignKey []byte
+	// Pins are the digests the plan was made with of what items fetch,
+	// by item ID (pins.go): an Apply whose source now serves other
+	// content fails before it deploys anything of the item.
+	Pins map[string]deployer.Pins
 }
 
 // engine is the Engine with the request's logger.
@@ -54,7 +59,7 @@ func (r Runner) recorded(ctx context.Context, root, instance string) (e *engine.
 	e = r.engine()
 	rec = inventory.NewRecorder(r.Pool, root, instance)
 	rec.SignWith(r.SignKey, false)
-	e.Deployers = rec.Wrap(e.Deployers)
+	e.Deployers = rec.Wrap(withPins(e.Deployers, r.Pins))
 	return e, rec, func() error {
 		// Also after an interrupt: what was deployed must be recorded.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), inventoryCloseTimeout)

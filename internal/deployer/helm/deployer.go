@@ -82,6 +82,10 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, fmt.Errorf("chart: %w", err))
 	}
+	// Deploy the chart the plan showed, or nothing.
+	if _, err := checkChartPin(item.ID, cfg.Chart, item.Pins, digest); err != nil {
+		return keep, err
+	}
 	session := manifest.NewSession(clients, item.ID).WithDefaultNamespace(cfg.Namespace).WithOwner(item).WithOwnManagers(helmFieldManager()).WithTargets(d.pool, item)
 	var status ProviderStatus
 	if cfg.realRelease() {

@@ -39,7 +39,8 @@ const (
 // the two renderings (random passwords, generated certificates) show as
 // deployer.Generated, so the same request always gives the same objects.
 // A remote chart is fetched only from a host the item's last apply
-// fetched from (checkPlanFetch).
+// fetched from (checkPlanFetch), and fails when its source no longer
+// serves the digest req.Pins holds (checkChartPin).
 func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (deployer.Preview, error) {
 	cfg, err := ParseConfig(req.Item.Config)
 	if err != nil {
@@ -52,9 +53,13 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if err := checkPlanFetch(cfg.Chart, req.Applied); err != nil {
 		return deployer.Preview{}, err
 	}
-	ch, _, err := loadChart(ctx, cfg.Chart, req.Item.Files, d.resources)
+	ch, digest, err := loadChart(ctx, cfg.Chart, req.Item.Files, d.resources)
 	if err != nil {
 		return deployer.Preview{}, fmt.Errorf("chart: %w", err)
+	}
+	pins, err := checkChartPin(req.Item.ID, cfg.Chart, req.Pins, digest)
+	if err != nil {
+		return deployer.Preview{}, err
 	}
 	r := previewRender{chartRender{cfg: cfg, caps: chartCapabilities(req.Capabilities), real: cfg.realRelease()}}
 	r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}
@@ -66,7 +71,9 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if err != nil {
 		return deployer.Preview{}, err
 	}
-	return r.objects(req.Item.ID, docs)
+	pv, err := r.objects(req.Item.ID, docs)
+	pv.Pins = pins
+	return pv, err
 }
 
 // Capabilities implements deployer.CapabilitiesReader with the pool's

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -55,7 +56,15 @@ func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel
 // deployed; Helm items in manifest mode render their charts from them
 // again.
 func (d *InstallationData) driftBlueprint(ctx context.Context, m shared.InstallationModel) (*blueprint.Blueprint, *blueprint.Component, hostaccess.ContextRef) {
-	in := d.Inputs(shared.PinsOf(m.ComponentDigests, true))
+	return d.loadBlueprintNoting(ctx, m, shared.PinsOf(m.ComponentDigests, true), nil)
+}
+
+// loadBlueprintNoting is driftBlueprint with the component versions read
+// at pins; notes (may be nil) learns of registries answered from the cache.
+func (d *InstallationData) loadBlueprintNoting(ctx context.Context, m shared.InstallationModel, pins component.Pins,
+	notes *shared.RegistryNotes) (*blueprint.Blueprint, *blueprint.Component, hostaccess.ContextRef) {
+	in := d.Inputs(pins)
+	in.Notes = notes
 	hcl, _, err := shared.HclForm(ctx, m, in.Host) // a manifest may read its objects from the host
 	if err != nil {
 		return nil, nil, hostaccess.ContextRef{None: true}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -21,8 +22,10 @@ import (
 // apply runs one install job as resource instance inst. It returns a nil
 // outcome only when nothing ran: the configuration could not be turned
 // into a spec and no snapshot was recorded before, or a lost state's
-// inventory could not be read.
-func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel, prevBytes []byte, inst string, key shared.ConfigHashKey) (out *installationOutcome, err error) {
+// inventory could not be read. pins are what the plan's previews were
+// made with (installation_pins.go).
+func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel, prevBytes []byte, inst string, key shared.ConfigHashKey,
+	pins map[string]deployer.Pins) (out *installationOutcome, err error) {
 	defer func() { scrubOutcome(d.Security, out) }()
 	prev, err := instance.Decode(prevBytes)
 	if err != nil {
@@ -40,6 +43,7 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 	}
 	runner := d.InstancesIn(ctx, lsContext)
 	runner.SignKey = key.ReconcileKey()
+	runner.Pins = pins
 	runner.Keep = keepOf(ctx, withDigests(m, spec))
 	forms := shared.WriteOnlyStrings(ctx, m)
 	runner.Mask = func(s *engine.Snapshot) { instance.MaskWriteOnly(s, forms) }

@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
@@ -44,8 +45,8 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	// Tags are resolved again; the digests in state stand in for an unreachable registry.
-	in := r.Data.Inputs(shared.PinsOf(shared.RecordedDigests(state), false))
+	// Tags are read at what refresh resolved, else resolved again (installation_pins.go).
+	in := r.Data.Inputs(planComponentPins(ctx, req.Private, state))
 	in.Notes = &shared.RegistryNotes{}
 	specModel, d := shared.WithWriteOnly(ctx, plan, req.Config)
 	resp.Diagnostics.Append(d...)
@@ -128,6 +129,10 @@ type plannedItems struct {
 	// lsContext is the Landscaper Context whose credentials previews read
 	// Helm charts with, as the job does (instancesIn).
 	lsContext hostaccess.ContextRef
+	// pins are what the previews fetch at, by item ID: read from the
+	// refresh (installation_pins.go), completed by plannedTexts with what
+	// its previews fetched.
+	pins map[string]deployer.Pins
 }
 
 // matches reports whether the state's deploy items are what the plan

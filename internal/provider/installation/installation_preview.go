@@ -118,8 +118,14 @@ func (d *InstallationData) plannedTexts(ctx context.Context, mode string, render
 		opts.Marks.Keep(p)
 	}
 	opts.Skip = func(id string) bool { _, ok := kept[id]; return ok }
+	opts.Pins = rendered.pins
 	out := kept
 	shown := d.InstancesIn(ctx, rendered.lsContext).Preview(ctx, rendered.tree, rendered.prev, opts)
+	for _, it := range shown {
+		if len(it.Pins) > 0 && rendered.pins != nil {
+			rendered.pins[it.ID] = it.Pins
+		}
+	}
 	d.CollectTexts(shown, out, diags)
 	return shared.TextsValue(out, diags), opts.Marks.Table()
 }
@@ -176,9 +182,14 @@ func (r *InstallationResource) planPreview(ctx context.Context, plan *shared.Ins
 		plan.DeployItemObjects = types.StringUnknown()
 	default:
 		rendered.lsContext, _ = shared.ContextRefOf(*plan) // known: the items rendered
+		rendered.pins = readPins(ctx, prior)
+		if rendered.pins == nil {
+			rendered.pins = map[string]deployer.Pins{}
+		}
 		value, marks := r.Data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
 		plan.DeployItemObjects = value
 		storePrivateJSON(ctx, planned, previewMarksKey, marks, diags)
+		recordPins(ctx, planned, rendered.pins, diags)
 	}
 }
 

@@ -118,7 +118,7 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	defer cancel()
 	spec, d := shared.WithWriteOnly(ctx, plan, out.config)
 	out.diags.Append(d...)
-	outcome, err := r.Data.apply(ctx, spec, prev, instance, out.hashKey)
+	outcome, err := r.Data.apply(ctx, spec, prev, instance, out.hashKey, readPins(ctx, out.planned))
 	if outcome != nil {
 		warnIgnoredInventories(out.diags, r.Data.Security, outcome.ignored)
 	}
@@ -162,6 +162,9 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	rekeyed = shared.BackfillExportObjects(ctx, &state) || rekeyed
 	hashKey := shared.ReadConfigHashKey(ctx, resp.Private, &resp.Diagnostics) // rekeyLegacyHashes may have made it
 	rekeyed = shared.BackfillReconcileKey(hashKey, &state) || rekeyed
+	// What the next plan previews and its apply deploys (installation_pins.go).
+	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, snap), &resp.Diagnostics)
+	storePrivateJSON(ctx, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
 	drifted, marked, err := r.Data.drift(ctx, state, snap)
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the

@@ -14,17 +14,18 @@ import (
 )
 
 // component_digests records the manifest digest each component version
-// tag resolved to. The plan resolves the tags again, so a tag that moved
+// tag resolved to. Refresh resolves the tags again and the plan reads
+// those digests (installation/installation_pins.go), so a tag that moved
 // shows as a changed digest; when the registry cannot be reached, the
 // plan takes the digests recorded here (and the content-addressed cache)
-// instead. Apply reads exactly the digests the plan showed, refresh
-// exactly those that were deployed.
+// instead. Apply reads exactly the digests the plan showed, refresh's
+// drift check exactly those that were deployed.
 
 const componentDigestsDescription = "Manifest digest of every component version read from an OCI registry (the root and " +
-	"every component it references), by `<component name>:<version>`. A plan asks the registry what each tag points " +
+	"every component it references), by `<component name>:<version>`. Refresh asks the registry what each tag points " +
 	"at now, so a tag that moved shows here as a changed digest and the next apply installs the new content; " +
-	"apply reads exactly the digests the plan showed. When the registry cannot be reached, the plan uses the digests " +
-	"recorded here and the cached content, with a warning."
+	"the plan, and the apply, read exactly those digests, also when the tag moves once more in between. When the registry " +
+	"cannot be reached, the plan uses the digests recorded here and the cached content, with a warning."
 
 // PinsOf makes loadComponentRef read component versions at the digests of
 // digests (a component_digests value): strictly (apply, refresh), or only
@@ -82,4 +83,12 @@ func (n *RegistryNotes) AddTo(diags *diag.Diagnostics) {
 		diags.AddAttributeWarning(path.Root("component_descriptor"), "Component Registry Unreachable",
 			strings.Join(n.notes, "\n")+"\nThe plan uses the digests recorded in the state and the cached content.")
 	}
+}
+
+// Any reports whether a note was taken (a registry answered from the
+// cache).
+func (n *RegistryNotes) Any() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.notes) > 0
 }

@@ -53,6 +53,13 @@ func (d *ProviderData) CollectTexts(shown []instance.ItemText, out map[string]st
 	var offline []string
 	var reason error
 	for _, it := range shown {
+		var moved *deployer.PinMovedError
+		if errors.As(it.Err, &moved) {
+			// Showing the new content would make the apply's own plan
+			// differ from the plan being applied.
+			AddError(diags, d.Security, "Deploy Item Source Moved", AttrErr(path.Root("deploy_item_objects"), it.Err))
+			continue
+		}
 		if it.Err != nil {
 			msg := d.Security.Scrub(it.Err.Error())
 			out[it.ID] = NoPreview + strings.ReplaceAll(msg, "\n", "\n# ") + "\n"
