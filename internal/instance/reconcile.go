@@ -40,7 +40,7 @@ func (r Runner) Reconcile(ctx context.Context, root string, targets []api.Target
 	}
 	e, rec, finish := r.recorded(ctx, root, owner)
 	rec.SignWith(key, true)
-	prev, err := rec.Load(ctx, targets)
+	prev, err := rec.Rebuild(ctx, targets)
 	if err != nil {
 		return nil, errors.Join(err, finish())
 	}

@@ -102,7 +102,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 		// to each of their clusters does not read them again.
 		rec.AdoptRecorded()
 		var err error
-		if prev, err = rec.Load(ctx, Targets(spec.Imports)); err != nil {
+		if prev, err = rec.Rebuild(ctx, Targets(spec.Imports)); err != nil {
 			return Applied{Ignored: rec.Ignored()}, err
 		}
 	}
@@ -147,9 +147,9 @@ func (r Runner) Delete(ctx context.Context, prev *engine.Snapshot, instance stri
 // instance instance: for the destroy of a replaced tainted instance,
 // which arrives without its snapshot. Nil when no cluster records
 // anything. ignored reports the Secrets of the inventory's name that
-// were not the installation's (inventory.Load).
+// were not the installation's (inventory.Rebuild).
 func (r Runner) Recorded(ctx context.Context, root, instance string, targets []api.Target) (snap *engine.Snapshot, ignored []string, err error) {
-	return inventory.Load(ctx, r.Pool, root, instance, append(slices.Clip(targets), r.Engine.Deployers.Homes()...))
+	return inventory.Rebuild(ctx, r.Pool, root, instance, append(slices.Clip(targets), r.Engine.Deployers.Homes()...))
 }
 
 // Targets are all target imports of imports: the clusters an

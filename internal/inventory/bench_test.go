@@ -14,7 +14,7 @@ import (
 func BenchmarkRecordSecret(b *testing.B) {
 	c := content{installation: "scale-0", instance: "i"}
 	for i := range 1000 {
-		e, err := newEntry(newItem(deployer.Item{ID: fmt.Sprintf("scale-0/cm-%d", i), Name: fmt.Sprintf("cm-%d", i), Type: "landscaper.gardener.cloud/kubernetes-manifest"},
+		e, err := newEntry(recordItem(deployer.Item{ID: fmt.Sprintf("scale-0/cm-%d", i), Name: fmt.Sprintf("cm-%d", i), Type: "landscaper.gardener.cloud/kubernetes-manifest"},
 			deployer.Result{
 				ProviderStatus: json.RawMessage(fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"v1","kind":"ConfigMap","name":"i0-%d","namespace":"bench","uid":"6f1c2a8e-0000-4000-8000-%012d"}}]}`, i, i)),
 				Objects:        []deployer.ObjectRef{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "bench", Name: fmt.Sprintf("i0-%d", i)}},

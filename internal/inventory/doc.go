@@ -14,6 +14,6 @@
 // time with the latest content.
 // Members carry deployer.PartOfLabel. The inventory knows deployers only
 // by their contract (package deployer), never an implementation. A destroy deletes the
-// parent last. Load rebuilds an engine snapshot from the parents, so an
+// parent last. Rebuild makes an engine snapshot from the parents, so an
 // apply after a lost state, or an import, starts from what is deployed.
 package inventory

@@ -78,7 +78,7 @@ func TestRecorder_homedItems(t *testing.T) {
 	r.targets[mustClients(t, r, fenced)] = fenced
 	r.Wrap(reg)
 	r.AdoptRecorded()
-	snap, err := r.Load(context.Background(), []api.Target{fenced})
+	snap, err := r.Rebuild(context.Background(), []api.Target{fenced})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func (r *Recorder) Keep(kept json.RawMessage) {
 // Found is what the parents of an installation hold in the clusters
 // searched.
 type Found struct {
-	// Snapshot is rebuilt from the recorded items as Load rebuilds it:
+	// Snapshot is rebuilt from the recorded items as Rebuild makes it:
 	// each item Failed (reason RebuiltFromInventory) and targeting the
 	// cluster it was found in; nil when no cluster records anything.
 	Snapshot *snapshot.Snapshot
@@ -52,10 +52,10 @@ type Found struct {
 }
 
 // Find reads the parents of root installation root in the clusters of
-// targets, as Load does, with what they keep.
+// targets, as Rebuild does, with what they keep.
 func Find(ctx context.Context, pool *target.Pool, root string, targets []api.Target) (Found, error) {
 	var kept []json.RawMessage
-	snap, err := loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
+	snap, err := loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]RecordedItem, error) {
 		f, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, ParentName(root), root)
 		if f.ignored != "" {
 			return nil, err // not this installation's: an import takes nothing from it

@@ -17,7 +17,7 @@ func TestRecorder_KeepIsWrittenAtClose(t *testing.T) {
 	if err := p.open(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	p.put(Item{ID: "root/a", Name: "a", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
+	p.put(RecordedItem{ID: "root/a", Name: "a", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
 	r.Keep(json.RawMessage(`{"phase":"Succeeded"}`))
 	if err := r.Close(context.Background()); err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func TestRecorder_KeepIsWrittenAtClose(t *testing.T) {
 	if err := next.open(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	next.put(Item{ID: "root/b", Name: "b", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
+	next.put(RecordedItem{ID: "root/b", Name: "b", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
 	if err := next.close(context.Background()); err != nil {
 		t.Fatal(err)
 	}

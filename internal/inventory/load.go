@@ -13,10 +13,10 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// rebuiltReason is the lastError reason of what Load rebuilt.
+// rebuiltReason is the lastError reason of what Rebuild rebuilt.
 const rebuiltReason = "RebuiltFromInventory"
 
-// Load reads the parents of root installation root in the clusters of
+// Rebuild reads the parents of root installation root in the clusters of
 // targets (the configuration's target imports; targets that are not
 // Kubernetes clusters, or the same cluster twice, are read once or not at
 // all) and rebuilds the snapshot of what they record: every recorded
@@ -25,8 +25,8 @@ const rebuiltReason = "RebuiltFromInventory"
 // and deletes the rest. It returns nil when no cluster records anything.
 // A parent that is not this installation's is ignored and reported in
 // ignored; one that a newer instance than instance owns is left to it.
-func Load(ctx context.Context, pool *target.Pool, root, instance string, targets []api.Target) (snap *snapshot.Snapshot, ignored []string, err error) {
-	snap, err = loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]Item, error) {
+func Rebuild(ctx context.Context, pool *target.Pool, root, instance string, targets []api.Target) (snap *snapshot.Snapshot, ignored []string, err error) {
+	snap, err = loadThrough(pool, root, targets, func(_ *api.Target, c *target.Clients) ([]RecordedItem, error) {
 		name := ParentName(root)
 		f, err := fetch(ctx, c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, name, root)
 		if f.ignored != "" {
@@ -41,13 +41,13 @@ func Load(ctx context.Context, pool *target.Pool, root, instance string, targets
 	return snap, ignored, err
 }
 
-// Load is inventory.Load for the job r records, which starts from a lost
+// Rebuild is inventory.Rebuild for the job r records, which starts from a lost
 // state: the parents it reads are the job's own, so the job does not read
 // them again before it deploys to their clusters. Those it ignores are
 // reported by Ignored.
-func (r *Recorder) Load(ctx context.Context, targets []api.Target) (*snapshot.Snapshot, error) {
+func (r *Recorder) Rebuild(ctx context.Context, targets []api.Target) (*snapshot.Snapshot, error) {
 	targets = append(slices.Clip(targets), r.homes...)
-	return loadThrough(r.pool, r.root, targets, func(t *api.Target, _ *target.Clients) ([]Item, error) {
+	return loadThrough(r.pool, r.root, targets, func(t *api.Target, _ *target.Clients) ([]RecordedItem, error) {
 		p, err := r.parentOf(t)
 		if err != nil || p == nil {
 			return nil, err
@@ -84,7 +84,7 @@ func (r *Recorder) Ignored() []string {
 
 // loadThrough rebuilds the snapshot of the items read returns for each
 // distinct cluster of targets.
-func loadThrough(pool *target.Pool, root string, targets []api.Target, read func(*api.Target, *target.Clients) ([]Item, error)) (*snapshot.Snapshot, error) {
+func loadThrough(pool *target.Pool, root string, targets []api.Target, read func(*api.Target, *target.Clients) ([]RecordedItem, error)) (*snapshot.Snapshot, error) {
 	if pool == nil {
 		return nil, nil
 	}
@@ -112,7 +112,7 @@ func loadThrough(pool *target.Pool, root string, targets []api.Target, read func
 // installation in nodes, with t as its applied target — unless it was
 // recorded in its deployer's home, which is not its target: it then has
 // no applied target, and its deployer finds its objects by itself.
-func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string, t api.Target, it Item) {
+func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string, t api.Target, it RecordedItem) {
 	in := node(nodes, root, it.installationPath())
 	if it.Homed {
 		in.Execution.DeployItems = append(in.Execution.DeployItems, rebuiltItem(it, nil, nil))
@@ -126,7 +126,7 @@ func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string
 }
 
 // rebuiltItem is the snapshot item of a recorded one.
-func rebuiltItem(it Item, sel *api.TargetSelector, applied *api.Target) *snapshot.DeployItem {
+func rebuiltItem(it RecordedItem, sel *api.TargetSelector, applied *api.Target) *snapshot.DeployItem {
 	out := &snapshot.DeployItem{
 		ID: it.ID, Name: it.Name, Type: it.Type, Target: sel, AppliedTarget: applied, Phase: api.DeployItemPhaseFailed,
 		LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},

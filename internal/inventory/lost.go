@@ -11,7 +11,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
-// After a lost state, Load finds the parents in the clusters of the
+// After a lost state, Rebuild finds the parents in the clusters of the
 // configuration's target imports only. An item whose target comes from
 // elsewhere (a subinstallation's export, a mapping) is found when the job
 // first reaches its cluster: the recorder reads the parent there anyway
@@ -39,8 +39,8 @@ func (r *Recorder) startFromRecord(p *parent, item *deployer.Item) {
 }
 
 // item decodes the recorded item back.
-func (e entry) item() (Item, error) {
-	var it Item
+func (e entry) item() (RecordedItem, error) {
+	var it RecordedItem
 	err := json.Unmarshal(e.raw, &it)
 	return it, err
 }
@@ -51,7 +51,7 @@ func (e entry) item() (Item, error) {
 // applied (it failed or was interrupted first) takes the recorded
 // provider status and cluster in s, so the next job starts from them.
 // Everything else (items the blueprint no longer renders, or now sends
-// to another cluster) is returned as a snapshot like Load's, every item
+// to another cluster) is returned as a snapshot like Rebuild's, every item
 // Failed and targeting the cluster it was found in, for a delete job or
 // Merge; nil when nothing is left over.
 func (r *Recorder) Settle(s *snapshot.Snapshot) *snapshot.Snapshot {

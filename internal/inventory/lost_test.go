@@ -32,7 +32,7 @@ current-context: c
 
 // openedParent puts a parent recording items into r's cluster of t, as
 // the job's first call there would have read it.
-func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items ...Item) {
+func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items ...RecordedItem) {
 	t.Helper()
 	clients, err := r.pool.Clients(&tg)
 	if err != nil {
@@ -50,8 +50,8 @@ func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items 
 	r.clusters[clients], r.targets[clients] = p, tg
 }
 
-func recordedItem(id, typ, status string) Item {
-	return Item{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: typ, ProviderStatus: json.RawMessage(status)}
+func recordedItem(id, typ, status string) RecordedItem {
+	return RecordedItem{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: typ, ProviderStatus: json.RawMessage(status)}
 }
 
 // After a lost state, an item the job applies without a provider status
@@ -166,7 +166,7 @@ func TestRecorder_settleAndMergeAfterLostState(t *testing.T) {
 }
 
 // A job that starts from a lost state reads each cluster's parent once:
-// Recorder.Load's read is the one the job's first deployment there uses.
+// Recorder.Rebuild's read is the one the job's first deployment there uses.
 // A parent read as absent and never written is not deleted at close.
 func TestRecorder_loadReadsEachParentOnce(t *testing.T) {
 	r := NewRecorder(target.NewPool(), "root", "instance")
@@ -187,7 +187,7 @@ func TestRecorder_loadReadsEachParentOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.AdoptRecorded()
-	snap, err := r.Load(context.Background(), []api.Target{a, a, b})
+	snap, err := r.Rebuild(context.Background(), []api.Target{a, a, b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func Owner(ctx context.Context, pool *target.Pool, root string, targets []api.Ta
 	for i := range targets {
 		clients, err := pool.Clients(&targets[i])
 		if err != nil || seen[clients] {
-			continue // not a cluster this provider can reach, as for Load
+			continue // not a cluster this provider can reach, as for Rebuild
 		}
 		seen[clients] = true
 		f, err := fetch(ctx, clients.Dynamic.Resource(secrets).Namespace(clients.Namespace), clients.Namespace, ParentName(root), root)

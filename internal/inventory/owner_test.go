@@ -42,7 +42,7 @@ func apiServer(t *testing.T, parent []byte) string {
 // (SignWith(key, true)) and refuses the planted one, naming it, before
 // anything is applied or written.
 func TestOwner_PlantedNewerInstanceAppliesNothing(t *testing.T) {
-	e, err := newEntry(Item{ID: "root/a", Name: "a", Type: "landscaper.gardener.cloud/kubernetes-manifest", Config: []byte(`{"planted":true}`)})
+	e, err := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "landscaper.gardener.cloud/kubernetes-manifest", Config: []byte(`{"planted":true}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestOwner_PlantedNewerInstanceAppliesNothing(t *testing.T) {
 	}
 	r := NewRecorder(pool, "root", owner)
 	r.SignWith(testKey(1), true)
-	snap, err := r.Load(ctx, []api.Target{tg})
+	snap, err := r.Rebuild(ctx, []api.Target{tg})
 	if !errors.Is(err, ErrUnsigned) || !strings.Contains(err.Error(), "ns/"+ParentName("root")) || snap != nil {
-		t.Fatalf("Load = %v, %v; want the planted record refused, naming it", snap, err)
+		t.Fatalf("Rebuild = %v, %v; want the planted record refused, naming it", snap, err)
 	}
 }

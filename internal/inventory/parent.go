@@ -67,14 +67,14 @@ type Record struct {
 	Kept json.RawMessage `json:"kept,omitempty"`
 	// Reconciled is the outcome of the last landscaper_reconcile job;
 	// the installation's next job of its own drops it.
-	Reconciled *Reconciled `json:"reconciled,omitempty"`
-	Items      []Item      `json:"items"`
+	Reconciled *Reconciled    `json:"reconciled,omitempty"`
+	Items      []RecordedItem `json:"items"`
 }
 
-// Item is one deploy item as far as rebuilding needs it, and the group
+// RecordedItem is one deploy item as far as rebuilding needs it, and the group
 // kinds and namespaces of the objects its deployer manages, which the
 // parent's ApplySet annotations list.
-type Item struct {
+type RecordedItem struct {
 	ID             string          `json:"id"`
 	Name           string          `json:"name"`
 	Type           string          `json:"type"`
@@ -87,12 +87,12 @@ type Item struct {
 	Homed bool `json:"homed,omitempty"`
 }
 
-// newItem is what the parent records of item after a call that returned
+// recordItem is what the parent records of item after a call that returned
 // res: the provider status, kept as the deployer wrote it, and the group
 // kinds and namespaces of the objects the deployer declared
 // (deployer.Result.Objects), sorted and each once.
-func newItem(item deployer.Item, res deployer.Result) Item {
-	it := Item{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus}
+func recordItem(item deployer.Item, res deployer.Result) RecordedItem {
+	it := RecordedItem{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus}
 	gks, nss := map[string]bool{}, map[string]bool{}
 	for _, o := range res.Objects {
 		gv, err := schema.ParseGroupVersion(o.APIVersion)
@@ -109,7 +109,7 @@ func newItem(item deployer.Item, res deployer.Result) Item {
 }
 
 // installationPath is the path of the installation that holds it.
-func (it Item) installationPath() string {
+func (it RecordedItem) installationPath() string {
 	return strings.TrimSuffix(it.ID, "/"+it.Name)
 }
 
@@ -124,7 +124,7 @@ type entry struct {
 	kinds, namespaces []string
 }
 
-func newEntry(it Item) (entry, error) {
+func newEntry(it RecordedItem) (entry, error) {
 	raw, err := json.Marshal(it)
 	if err != nil {
 		return entry{}, err

@@ -21,7 +21,7 @@ func testContent(t *testing.T, n int) content {
 	c := content{installation: "root", instance: "instance-1"}
 	for i := range n {
 		id := fmt.Sprintf("root/sub/item-%03d", n-i)
-		it := newItem(deployer.Item{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: "landscaper.gardener.cloud/kubernetes-manifest",
+		it := recordItem(deployer.Item{ID: id, Name: id[strings.LastIndex(id, "/")+1:], Type: "landscaper.gardener.cloud/kubernetes-manifest",
 			Config: json.RawMessage(fmt.Sprintf(`{"manifests":[{"manifest":{"kind":"ConfigMap","data":{"k":"<%d>\u2028"}}}]}`, i))},
 			deployer.Result{
 				ProviderStatus: json.RawMessage(fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"apps/v1","kind":"Deployment","name":"d%d","namespace":"ns-%d"}},{"resource":{"apiVersion":"v1","kind":"Namespace","name":"x"}}]}`, i, i%3)),
@@ -90,7 +90,7 @@ func TestContent_ObjectIsTheConvertedSecret(t *testing.T) {
 
 		rec := Record{Version: recordVersion, Installation: c.installation, Instance: c.instance}
 		for _, e := range c.items { // sorted by encode
-			var it Item
+			var it RecordedItem
 			if err := json.Unmarshal(e.raw, &it); err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 			{APIVersion: "a/b/c", Kind: "Broken", Name: "x"}, // no valid group version: left out
 		},
 	}
-	it := newItem(deployer.Item{ID: "root/x", Name: "x", Type: "t"}, res)
+	it := recordItem(deployer.Item{ID: "root/x", Name: "x", Type: "t"}, res)
 	wantKinds := []string{"ClusterRole.rbac.authorization.k8s.io", "ConfigMap", "Deployment.apps"}
 	if !reflect.DeepEqual(it.GroupKinds, wantKinds) || !reflect.DeepEqual(it.Namespaces, []string{"a", "b"}) {
 		t.Fatalf("group kinds %v, namespaces %v", it.GroupKinds, it.Namespaces)
@@ -152,7 +152,7 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 	if string(it.ProviderStatus) != string(res.ProviderStatus) {
 		t.Errorf("provider status %s, want the deployer's unchanged", it.ProviderStatus)
 	}
-	if none := newItem(deployer.Item{ID: "root/y"}, deployer.Result{ProviderStatus: json.RawMessage(`{}`)}); none.GroupKinds != nil || none.Namespaces != nil {
+	if none := recordItem(deployer.Item{ID: "root/y"}, deployer.Result{ProviderStatus: json.RawMessage(`{}`)}); none.GroupKinds != nil || none.Namespaces != nil {
 		t.Errorf("no objects: %v %v", none.GroupKinds, none.Namespaces)
 	}
 
@@ -160,7 +160,7 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Item
+	var back RecordedItem
 	if err := json.Unmarshal(e.raw, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func ReadReconciled(ctx context.Context, pool *target.Pool, root string, targets
 	for i := range targets {
 		clients, err := pool.Clients(&targets[i])
 		if err != nil || seen[clients] {
-			continue // not a cluster this provider can reach, as for Load
+			continue // not a cluster this provider can reach, as for Rebuild
 		}
 		seen[clients] = true
 		name := ParentName(root)

@@ -24,7 +24,7 @@ type Recorder struct {
 	adopt bool
 
 	// homes are the clusters of Homed deployers (Wrap): read after a lost
-	// state besides the target imports' (Load).
+	// state besides the target imports' (Rebuild).
 	homes []api.Target
 
 	// key signs what the job writes; verify refuses unsigned records
@@ -46,7 +46,7 @@ func NewRecorder(pool *target.Pool, root, instance string) *Recorder {
 
 // Wrap returns reg with every deployer call recorded: Apply waits until
 // the item's cluster holds the parent, then records the provider status
-// and the objects the deployer returned (newItem); a successful Delete
+// and the objects the deployer returned (recordItem); a successful Delete
 // removes the item.
 func (r *Recorder) Wrap(reg *deployer.Registry) *deployer.Registry {
 	r.homes = reg.Homes()
@@ -145,7 +145,7 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {
-		rec := newItem(item, res)
+		rec := recordItem(item, res)
 		rec.Homed = homed
 		p.put(rec)
 	}

@@ -34,7 +34,7 @@ func plantedParent(t *testing.T, edit func(s *corev1.Secret, rec *Record)) *unst
 		t.Fatal(err)
 	}
 	rec := Record{Version: recordVersion, Installation: "root", Instance: "instance-1",
-		Items: []Item{recordedItem("root/victim", "landscaper.gardener.cloud/kubernetes-manifest", victimStatus)}}
+		Items: []RecordedItem{recordedItem("root/victim", "landscaper.gardener.cloud/kubernetes-manifest", victimStatus)}}
 	if edit != nil {
 		edit(sec, &rec)
 	}
@@ -73,7 +73,7 @@ func loadFrom(t *testing.T, stored *unstructured.Unstructured) (*Recorder, []str
 	clients := mustClients(t, r, tg)
 	r.clusters[clients], r.targets[clients] = newParentIn(&slowSecrets{stored: stored}, "ns", "root", "instance-2"), tg
 	r.AdoptRecorded()
-	snap, err := r.Load(context.Background(), []api.Target{tg})
+	snap, err := r.Rebuild(context.Background(), []api.Target{tg})
 	var ids []string
 	for _, in := range snap.Installations() {
 		for _, it := range in.Execution.DeployItems {
@@ -128,7 +128,7 @@ func TestRecorder_LoadIgnoresPlantedParents(t *testing.T) {
 	t.Run("a record beyond the bound", func(t *testing.T) {
 		planted := plantedParent(t, nil)
 		raw, _ := json.Marshal(Record{Version: recordVersion, Installation: "root", Instance: "instance-1",
-			Items: []Item{recordedItem("root/victim", "landscaper.gardener.cloud/kubernetes-manifest", victimStatus)}})
+			Items: []RecordedItem{recordedItem("root/victim", "landscaper.gardener.cloud/kubernetes-manifest", victimStatus)}})
 		zipped := gzipped(t, append([]byte(pad), raw...))
 		if len(zipped) > 1<<20 {
 			t.Fatalf("the planted record is %d bytes compressed, more than a Secret holds", len(zipped))
@@ -164,7 +164,7 @@ func assertIgnored(t *testing.T, r *Recorder, why string) {
 func TestRecorder_LoadRefusesNewerRecordVersions(t *testing.T) {
 	_, _, err := loadFrom(t, plantedParent(t, func(_ *corev1.Secret, r *Record) { r.Version = 2 }))
 	if err == nil || !strings.Contains(err.Error(), "a newer provider wrote it") {
-		t.Fatalf("Load = %v, want an error about the record version", err)
+		t.Fatalf("Rebuild = %v, want an error about the record version", err)
 	}
 }
 
@@ -175,7 +175,7 @@ func TestLoad_LeavesNewerInstancesRecords(t *testing.T) {
 	tg := clusterTarget(t, "6443")
 	clients := mustClients(t, r, tg)
 	r.clusters[clients], r.targets[clients] = newParentIn(&slowSecrets{stored: planted}, "ns", "root", "instance-0"), tg
-	if snap, err := r.Load(context.Background(), []api.Target{tg}); err != nil || !snap.Empty() {
+	if snap, err := r.Rebuild(context.Background(), []api.Target{tg}); err != nil || !snap.Empty() {
 		t.Fatalf("an older instance rebuilt %v (%v) from a newer one's record", snap, err)
 	}
 }

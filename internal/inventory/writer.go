@@ -45,8 +45,8 @@ type parent struct {
 	openOnce sync.Mutex // held while the parent is read (and first written)
 	opened   bool
 	found    bool // it existed when read
-	// recorded are the items the parent held when it was read (Recorder.Load).
-	recorded []Item
+	// recorded are the items the parent held when it was read (Recorder.Rebuild).
+	recorded []RecordedItem
 	created  bool // this job wrote it, so it must keep it current
 	foreign  bool // a newer instance owns it: never written or deleted
 	// ignored says why the Secret of the parent's name (of ignoredUID)
@@ -164,7 +164,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 	return nil
 }
 
-func (p *parent) put(it Item) {
+func (p *parent) put(it RecordedItem) {
 	e, err := newEntry(it)
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -99,7 +99,7 @@ func TestParent_WritesAreCoalesced(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.put(newItem(deployer.Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t"}, deployer.Result{
+			p.put(recordItem(deployer.Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t"}, deployer.Result{
 				ProviderStatus: json.RawMessage(`{"managedResources":[{"resource":{"apiVersion":"v1","kind":"ConfigMap","name":"x","namespace":"other"}}]}`),
 				Objects:        []deployer.ObjectRef{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "other", Name: "x"}},
 			}))
@@ -135,7 +135,7 @@ func TestParent_NewerInstanceKeepsIt(t *testing.T) {
 	if err := newer.open(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	newer.put(Item{ID: "root/a", Name: "a", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
+	newer.put(RecordedItem{ID: "root/a", Name: "a", Type: "t", ProviderStatus: json.RawMessage(`{}`)})
 	if err := newer.close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestParent_RemovalsAreWrittenAtClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 10 {
-		p.put(Item{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t", Config: json.RawMessage(`{"a": 1}`)})
+		p.put(RecordedItem{ID: fmt.Sprintf("root/item-%d", i), Name: fmt.Sprintf("item-%d", i), Type: "t", Config: json.RawMessage(`{"a": 1}`)})
 	}
 	if err := p.close(context.Background()); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestParent_UnopenedIsLeftAlone(t *testing.T) {
 	if err := p.open(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	p.put(Item{ID: "root/a", Name: "a", Type: "t"})
+	p.put(RecordedItem{ID: "root/a", Name: "a", Type: "t"})
 	if err := p.close(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func (e *accEnv) plantInventory(root, victimNS string, forged bool) *corev1.Secr
 	status, _ := json.Marshal(map[string]any{"managedResources": []any{map[string]any{"policy": "manage",
 		"resource": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "victim", "namespace": victimNS}}}})
 	const instance = "00000000-0000-7000-8000-000000000000" // older than any real instance
-	rec, _ := json.Marshal(inventory.Record{Version: 1, Installation: root, Instance: instance, Items: []inventory.Item{{
+	rec, _ := json.Marshal(inventory.Record{Version: 1, Installation: root, Instance: instance, Items: []inventory.RecordedItem{{
 		ID: root + "/victim-item", Name: "victim-item", Type: "landscaper.gardener.cloud/kubernetes-manifest",
 		Config: json.RawMessage(`{"apiVersion":"manifest.deployer.landscaper.gardener.cloud/v1alpha2","kind":"ProviderConfiguration","manifests":[]}`), ProviderStatus: status,
 	}}})

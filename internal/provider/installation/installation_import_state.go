@@ -26,7 +26,7 @@ var _ resource.ResourceWithImportState = (*InstallationResource)(nil)
 // (installation_import_inventory.go). Where it does not, only the ID is
 // recorded: the apply that follows finds no snapshot, reads the
 // installation's inventory through the configuration's target imports
-// (inventory.Recorder.Load) and starts its job from what it records.
+// (inventory.Recorder.Rebuild) and starts its job from what it records.
 func (r *InstallationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	namespace, name, ok := importedName(ctx, req, &resp.Diagnostics)
 	if !ok {
