@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
@@ -88,10 +89,8 @@ func (m masker) raw(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || !m.occursIn(raw) {
 		return raw
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := api.DecodeExact(raw, &v, api.AllowTrailing); err != nil {
 		return raw
 	}
 	out, err := json.Marshal(m.value(v))

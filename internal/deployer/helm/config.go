@@ -1,7 +1,6 @@
 package helm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -206,9 +205,7 @@ func (c *ProviderConfiguration) validate() error {
 // round them; charts that compute with them see a number either way.)
 func (c *ProviderConfiguration) values() map[string]any {
 	v := map[string]any{}
-	dec := json.NewDecoder(bytes.NewReader(c.Values))
-	dec.UseNumber()
-	_ = dec.Decode(&v) // Validate refused values that are no object
+	_ = api.DecodeExact(c.Values, &v, api.AllowTrailing) // Validate refused values that are no object
 	api.MapNumbers(v, helmNumber)
 	return v
 }
