@@ -170,6 +170,17 @@ func (r Runner) Imported(ctx context.Context, root string, targets []api.Target)
 	if err != nil || found.Snapshot == nil {
 		return Imported{}, err
 	}
+	return assemble(found, root), nil
+}
+
+// assemble puts what Find found of root installation root together.
+// Everything in it comes from the clusters, unsigned (an import has no
+// key): every deploy item of the result is marked rebuilt, so that no
+// deployer grants it what only Terraform state may grant
+// (deployer.Item.Rebuilt); the kept snapshot is decoded by
+// inventory.DecodeClaimed and the recorded statuses put in by
+// inventory.Claim.
+func assemble(found inventory.Found, root string) Imported {
 	var newest *kept
 	var newestSnap *engine.Snapshot
 	for _, raw := range found.Kept {
@@ -177,16 +188,20 @@ func (r Runner) Imported(ctx context.Context, root string, targets []api.Target)
 		if json.Unmarshal(raw, &k) != nil || k.Version != keptVersion {
 			continue
 		}
-		s, err := snapshot.Unmarshal(k.Snapshot)
+		s, err := inventory.DecodeClaimed(k.Snapshot)
 		if err != nil || s.Empty() || s.Root.Path != root {
 			continue
 		}
+		// keep never writes a target that holds credentials: one found
+		// here was planted (a kubeconfig with exec would run its program at
+		// the next refresh), and goes as keep would have left it out.
+		s, _ = withoutCredentials(s, nil)
 		if newest == nil || s.JobID() > newestSnap.JobID() {
 			newest, newestSnap = &k, s
 		}
 	}
 	if newest == nil {
-		return Imported{Snapshot: found.Snapshot}, nil
+		return Imported{Snapshot: found.Snapshot}
 	}
 	out := Imported{Snapshot: newestSnap, Kept: true, Resource: newest.Resource, Withheld: newest.Withheld}
 	recorded := map[string]*snapshot.DeployItem{}
@@ -202,10 +217,11 @@ func (r Runner) Imported(ctx context.Context, root string, targets []api.Target)
 			continue
 		}
 		delete(recorded, it.ID)
-		it.ProviderStatus = rec.ProviderStatus
-		if !it.Masked() { // a masked configuration stays masked (withoutCredentials)
-			it.Config = rec.Config
+		config := rec.Config
+		if it.Masked() { // a masked configuration stays masked (withoutCredentials)
+			config = it.Config
 		}
+		inventory.Claim(it, rec.ProviderStatus, config)
 		if it.AppliedTarget == nil && rec.AppliedTarget != nil {
 			// Its own target held credentials: the cluster it was found
 			// in, through the target the import searched it with, which
@@ -219,7 +235,7 @@ func (r Runner) Imported(ctx context.Context, root string, targets []api.Target)
 		// nothing): added as a lost state's, so the next job settles them.
 		inventory.Merge(newestSnap, found.Snapshot)
 	}
-	return out, nil
+	return out
 }
 
 // addRootTarget adds t to the root's target imports under a name of its

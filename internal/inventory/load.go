@@ -127,11 +127,12 @@ func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string
 
 // rebuiltItem is the snapshot item of a recorded one.
 func rebuiltItem(it Item, sel *api.TargetSelector, applied *api.Target) *snapshot.DeployItem {
-	return &snapshot.DeployItem{
-		ID: it.ID, Name: it.Name, Type: it.Type, Target: sel, AppliedTarget: applied,
-		Config: it.Config, ProviderStatus: it.ProviderStatus, Rebuilt: true, Phase: api.DeployItemPhaseFailed,
+	out := &snapshot.DeployItem{
+		ID: it.ID, Name: it.Name, Type: it.Type, Target: sel, AppliedTarget: applied, Phase: api.DeployItemPhaseFailed,
 		LastError: &snapshot.Error{Operation: "Rebuild", Reason: rebuiltReason, Message: "rebuilt from the installation inventory after a lost state", Retryable: true},
 	}
+	Claim(out, it.ProviderStatus, it.Config)
+	return out
 }
 
 // rebuiltSnapshot is the snapshot of the rebuilt nodes in a stable order;

@@ -23,20 +23,19 @@ import (
 // AdoptRecorded tells the recorder that its job starts from a lost state.
 func (r *Recorder) AdoptRecorded() { r.adopt = true }
 
-// startingStatus is the provider status item's Apply starts from: its own,
-// or after a lost state, when it has none, what the parent of its cluster
-// records for the same item of the same type (rebuilt).
-func (r *Recorder) startingStatus(p *parent, item deployer.Item) (status json.RawMessage, rebuilt bool) {
+// startFromRecord sets the provider status item's Apply starts from: its
+// own, or after a lost state, when it has none, what the parent of its
+// cluster records for the same item of the same type (claimed: rebuilt).
+func (r *Recorder) startFromRecord(p *parent, item *deployer.Item) {
 	if !r.adopt || len(item.ProviderStatus) > 0 {
-		return item.ProviderStatus, item.Rebuilt
+		return
 	}
 	p.mu.Lock()
 	e, ok := p.items[item.ID]
 	p.mu.Unlock()
 	if rec, err := e.item(); ok && err == nil && rec.Type == item.Type {
-		return rec.ProviderStatus, true
+		claimCall(item, rec.ProviderStatus)
 	}
-	return item.ProviderStatus, item.Rebuilt
 }
 
 // item decodes the recorded item back.
@@ -90,13 +89,14 @@ func (r *Recorder) Settle(s *snapshot.Snapshot) *snapshot.Snapshot {
 			case rec.Homed && it != nil && it.Type == rec.Type:
 				// Its deployer keeps it in this home whatever its target.
 				if len(it.ProviderStatus) == 0 {
-					it.ProviderStatus, it.Rebuilt = rec.ProviderStatus, true
+					Claim(it, rec.ProviderStatus, it.Config)
 				}
 			case rec.Homed:
 				addRebuilt(nodes, r.root, importName, t, rec)
 			case it != nil && it.AppliedTarget == nil && it.Type == rec.Type:
 				applied := t
-				it.AppliedTarget, it.ProviderStatus, it.Rebuilt = &applied, rec.ProviderStatus, true
+				it.AppliedTarget = &applied
+				Claim(it, rec.ProviderStatus, it.Config)
 			case it != nil && it.AppliedTarget != nil && r.sameCluster(it.AppliedTarget, clients):
 			default:
 				addRebuilt(nodes, r.root, importName, t, rec)

@@ -58,7 +58,7 @@ func recordedItem(id, typ, status string) Item {
 // starts from the one its cluster's parent records (same item, same
 // type); an item with its own status, or of another type, keeps its own;
 // without AdoptRecorded nothing is taken.
-func TestRecorder_startingStatusAfterLostState(t *testing.T) {
+func TestRecorder_startFromRecordAfterLostState(t *testing.T) {
 	r := NewRecorder(target.NewPool(), "root", "instance")
 	a := clusterTarget(t, "6443")
 	openedParent(t, r, a, false, recordedItem("root/sub/x", "manifest", `{"objects":["a","b"]}`))
@@ -66,7 +66,11 @@ func TestRecorder_startingStatusAfterLostState(t *testing.T) {
 	item := func(typ, status string) deployer.Item {
 		return deployer.Item{ID: "root/sub/x", Name: "x", Type: typ, ProviderStatus: json.RawMessage(status)}
 	}
-	if got, rebuilt := r.startingStatus(p, item("manifest", "")); len(got) != 0 || rebuilt {
+	start := func(it deployer.Item) (json.RawMessage, bool) {
+		r.startFromRecord(p, &it)
+		return it.ProviderStatus, it.Rebuilt
+	}
+	if got, rebuilt := start(item("manifest", "")); len(got) != 0 || rebuilt {
 		t.Errorf("without AdoptRecorded: %s (rebuilt %v)", got, rebuilt)
 	}
 	r.AdoptRecorded()
@@ -78,7 +82,7 @@ func TestRecorder_startingStatusAfterLostState(t *testing.T) {
 		{"manifest", `{"objects":["a"]}`, `{"objects":["a"]}`, false},
 		{"helm", "", "", false},
 	} {
-		got, rebuilt := r.startingStatus(p, item(tc.typ, tc.own))
+		got, rebuilt := start(item(tc.typ, tc.own))
 		if string(got) != tc.want || rebuilt != tc.rebuilt {
 			t.Errorf("%s item with status %q starts from %q (rebuilt %v), want %q (rebuilt %v)", tc.typ, tc.own, got, rebuilt, tc.want, tc.rebuilt)
 		}

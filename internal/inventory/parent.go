@@ -138,8 +138,10 @@ type content struct {
 	kept                   json.RawMessage
 	reconciled             *Reconciled
 	items                  []entry
-	// key signs the record (sign.go); unsigned without one.
-	key []byte
+	// key signs the record (sign.go) in the cluster of identity cluster;
+	// unsigned without one.
+	key     []byte
+	cluster string
 }
 
 // encode is encodeSigned of a parent in namespace, without a signature.
@@ -181,7 +183,7 @@ func (c content) encodeSigned(namespace, name string) (record []byte, signature,
 	var w io.Writer = zw
 	var mac hash.Hash
 	if c.key != nil {
-		mac = newMAC(c.key, namespace, name)
+		mac = newMAC(c.key, c.cluster, namespace, name)
 		w = io.MultiWriter(zw, mac)
 	}
 	_, _ = w.Write(head)

@@ -91,7 +91,14 @@ func ReadReconciled(ctx context.Context, pool *target.Pool, root string, targets
 		if err != nil {
 			return nil, err
 		}
-		if !f.exists || f.ignored != "" || f.rec.Reconciled == nil || f.verify(key, clients.Namespace, name) != nil {
+		if !f.exists || f.ignored != "" || f.rec.Reconciled == nil {
+			continue
+		}
+		cluster, err := clusterIdentity(ctx, clients.Dynamic)
+		if err != nil {
+			return nil, err
+		}
+		if f.verify(key, cluster, clients.Namespace, name) != nil {
 			continue
 		}
 		if o := f.rec.Reconciled; newest == nil || o.JobID > newest.JobID {

@@ -141,7 +141,7 @@ func (d recorded) Apply(ctx context.Context, item deployer.Item) (deployer.Resul
 	}
 	if p != nil {
 		item.PartOf = p.id
-		item.ProviderStatus, item.Rebuilt = d.r.startingStatus(p, item)
+		d.r.startFromRecord(p, &item)
 	}
 	res, err := d.Deployer.Apply(ctx, item)
 	if p != nil && len(res.ProviderStatus) > 0 {

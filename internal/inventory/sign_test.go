@@ -16,33 +16,35 @@ func testKey(b byte) []byte { return bytes.Repeat([]byte{b}, KeySize) }
 
 func TestSignVerify(t *testing.T) {
 	key, record := testKey(1), []byte(`{"version":1,"installation":"root","items":[{"id":"root/a"}]}`)
-	sig := Sign(key, "ns", "inv", record)
-	if err := Verify(key, "ns", "inv", record, sig); err != nil {
+	sig := Sign(key, "cluster-a", "ns", "inv", record)
+	if err := Verify(key, "cluster-a", "ns", "inv", record, sig); err != nil {
 		t.Fatalf("a record verifies against its own signature: %v", err)
 	}
 	for i := range record { // every single byte changed is found
 		tampered := bytes.Clone(record)
 		tampered[i] ^= 0x01
-		if err := Verify(key, "ns", "inv", tampered, sig); !errors.Is(err, ErrBadSignature) {
+		if err := Verify(key, "cluster-a", "ns", "inv", tampered, sig); !errors.Is(err, ErrBadSignature) {
 			t.Fatalf("byte %d changed: err = %v, want ErrBadSignature", i, err)
 		}
 	}
 	cases := []struct {
-		name            string
-		key             []byte
-		namespace, snam string
-		sig             string
-		want            error
+		name                     string
+		key                      []byte
+		cluster, namespace, snam string
+		sig                      string
+		want                     error
 	}{
-		{"wrong key", testKey(2), "ns", "inv", sig, ErrBadSignature},
-		{"another Secret's name", key, "ns", "other", sig, ErrBadSignature},
-		{"another namespace", key, "other", "inv", sig, ErrBadSignature},
-		{"missing signature", key, "ns", "inv", "", ErrUnsigned},
-		{"not hex", key, "ns", "inv", "zz" + sig[2:], ErrBadSignature},
-		{"truncated", key, "ns", "inv", sig[:32], ErrBadSignature},
+		{"wrong key", testKey(2), "cluster-a", "ns", "inv", sig, ErrBadSignature},
+		{"another cluster", key, "cluster-b", "ns", "inv", sig, ErrBadSignature},
+		{"no cluster identity", key, "", "ns", "inv", sig, ErrBadSignature},
+		{"another Secret's name", key, "cluster-a", "ns", "other", sig, ErrBadSignature},
+		{"another namespace", key, "cluster-a", "other", "inv", sig, ErrBadSignature},
+		{"missing signature", key, "cluster-a", "ns", "inv", "", ErrUnsigned},
+		{"not hex", key, "cluster-a", "ns", "inv", "zz" + sig[2:], ErrBadSignature},
+		{"truncated", key, "cluster-a", "ns", "inv", sig[:32], ErrBadSignature},
 	}
 	for _, c := range cases {
-		if err := Verify(c.key, c.namespace, c.snam, record, c.sig); !errors.Is(err, c.want) {
+		if err := Verify(c.key, c.cluster, c.namespace, c.snam, record, c.sig); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 		}
 	}
@@ -55,7 +57,7 @@ func TestWrittenRecordIsSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := content{installation: "root", instance: "i", items: []entry{e}, key: testKey(1),
+	c := content{installation: "root", instance: "i", items: []entry{e}, key: testKey(1), cluster: "cluster-a",
 		reconciled: &Reconciled{JobID: "j", Phase: api.InstallationPhaseFailed, Errors: map[string]string{"root/a": "boom"}}}
 	u, err := c.object("inv", "ns")
 	if err != nil {
@@ -68,7 +70,7 @@ func TestWrittenRecordIsSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Verify(testKey(1), "ns", "inv", raw, string(sig)); err != nil {
+	if err := Verify(testKey(1), "cluster-a", "ns", "inv", raw, string(sig)); err != nil {
 		t.Fatalf("the written record does not verify: %v\n%s", err, raw)
 	}
 	if !strings.Contains(string(raw), `"reconciled":{"jobID":"j","phase":"Failed","errors":{"root/a":"boom"}}`) {

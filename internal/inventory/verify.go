@@ -49,10 +49,11 @@ type parentRead struct {
 	signature string
 }
 
-// verify checks f's record against its signature under key (Verify),
-// with an error for the action's user naming the Secret.
-func (f parentRead) verify(key []byte, namespace, name string) error {
-	if err := Verify(key, namespace, name, f.raw, f.signature); err != nil {
+// verify checks f's record against its signature under key in the
+// cluster of identity cluster (Verify), with an error for the action's
+// user naming the Secret.
+func (f parentRead) verify(key []byte, cluster, namespace, name string) error {
+	if err := Verify(key, cluster, namespace, name, f.raw, f.signature); err != nil {
 		return signatureError(namespace, name, err)
 	}
 	return nil

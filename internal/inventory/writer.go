@@ -68,9 +68,13 @@ type parent struct {
 	badItem error
 
 	// key signs every write (sign.go); with verify, open refuses a
-	// record that is not signed with it (Recorder.SignWith).
-	key    []byte
-	verify bool
+	// record that is not signed with it (Recorder.SignWith). cluster is
+	// the identity of the parent's cluster the signature binds, read by
+	// identify when the parent is opened with a key (nil: none).
+	key      []byte
+	verify   bool
+	cluster  string
+	identify func(context.Context) (string, error)
 	// reconciled is the outcome a reconcile job records (Recorder.Reconciled);
 	// nil in every other job, whose writes drop an earlier one.
 	reconciled *Reconciled
@@ -81,6 +85,7 @@ type parent struct {
 // whole Secret would bring the record just sent back to be decoded.
 func newParent(c *target.Clients, root, instance string) *parent {
 	p := newParentIn(c.Dynamic.Resource(secrets).Namespace(c.Namespace), c.Namespace, root, instance)
+	p.identify = func(ctx context.Context) (string, error) { return clusterIdentity(ctx, c.Dynamic) }
 	p.apply = func(ctx context.Context, s *unstructured.Unstructured) error {
 		_, err := c.ApplyMetadata(ctx, secrets, c.Namespace, s.GetName(), s, applyOptions)
 		return err
@@ -116,8 +121,13 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			return err
 		}
 		p.ignored, p.ignoredUID = f.ignored, f.uid
+		if p.key != nil && p.identify != nil {
+			if p.cluster, err = p.identify(ctx); err != nil {
+				return err
+			}
+		}
 		if p.verify && f.exists && f.ignored == "" {
-			if err := f.verify(p.key, p.namespace, p.name); err != nil {
+			if err := f.verify(p.key, p.cluster, p.namespace, p.name); err != nil {
 				return err
 			}
 		}
@@ -211,7 +221,7 @@ func (p *parent) drain() {
 
 // contentLocked is the record to write now. Holds p.mu.
 func (p *parent) contentLocked() content {
-	c := content{installation: p.root, instance: p.instance, kept: p.kept, reconciled: p.reconciled, key: p.key,
+	c := content{installation: p.root, instance: p.instance, kept: p.kept, reconciled: p.reconciled, key: p.key, cluster: p.cluster,
 		items: make([]entry, 0, len(p.items))}
 	for _, e := range p.items {
 		c.items = append(c.items, e)

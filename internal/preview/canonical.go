@@ -169,6 +169,9 @@ func (e *encoder) loc(path []string) string { return e.key + "\x00" + strings.Jo
 func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
 	switch x := v.(type) {
 	case map[string]any:
+		if len(path) > 0 && isSecretObject(x) {
+			return e.nestedSecret(x, path)
+		}
 		return e.mapping(x, path, lvl)
 	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -179,17 +182,17 @@ func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
 	case string:
 		return e.str(x, path)
 	case json.Number:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: x.String()}
+		return e.number(x.String(), path)
 	case int:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.Itoa(x)}
+		return e.number(strconv.Itoa(x), path)
 	case int64:
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatInt(x, 10)}
+		return e.number(strconv.FormatInt(x, 10), path)
 	case float64:
 		b, err := json.Marshal(x) // JSON's form, so 3.0 reads as 3 like json.Number("3")
 		if err != nil {
 			return e.plain(fmt.Sprint(x)) // NaN or Inf: never from decoded JSON or YAML
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(b)}
+		return e.number(string(b), path)
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(x)}
 	case nil:
@@ -235,6 +238,25 @@ func (e *encoder) mapping(m map[string]any, path []string, lvl level) *yaml.Node
 	return n
 }
 
+// isSecretObject reports whether m is a core Secret's manifest.
+func isSecretObject(m map[string]any) bool {
+	return m["apiVersion"] == "v1" && m["kind"] == "Secret"
+}
+
+// nestedSecret is a Secret's manifest inside another object — a deploy
+// item shown by its configuration (ConfigObject: the manifests of a
+// kubernetes-manifest item routed to an external deployer), a List —
+// masked as a Secret at the top is: its data keys with markers, at
+// locations of its own below path.
+func (e *encoder) nestedSecret(m map[string]any, path []string) *yaml.Node {
+	obj := make(map[string]any, len(m)) // secretData folds stringData away: not in the caller's map
+	for k, v := range m {
+		obj[k] = v
+	}
+	sub := &encoder{m: e.m, key: e.loc(path), secret: secretData(obj)}
+	return sub.mapping(obj, nil, levelTop)
+}
+
 // secretData is a Secret's data: each key with its value's marker.
 func (e *encoder) secretData(path []string) *yaml.Node {
 	keys := make([]string, 0, len(e.secret))
@@ -259,6 +281,18 @@ func secretMasked(m map[string]any, plain map[string]string) map[string]any {
 		}
 	}
 	return m
+}
+
+// number is a number scalar in its decimal form s, or its marker when s
+// holds a sensitive value: a Secret import's {"pin": 73920184} put into a
+// numeric field is registered in its text forms (redact.Secrets.AddValue)
+// and must be masked here as in a string. The whole number goes, not the
+// digits that match: a part of a number would tell the rest.
+func (e *encoder) number(s string, path []string) *yaml.Node {
+	if e.m.sensitive.find(s) == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: s}
+	}
+	return e.plain(e.m.marks.Marker(e.loc(path), s))
 }
 
 func (e *encoder) str(s string, path []string) *yaml.Node {

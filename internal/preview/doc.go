@@ -49,7 +49,9 @@
 // value, "(sensitive value vN)". Registered sensitive values (Secret
 // imports, sensitive exports, target credentials, Helm values read from
 // Secrets; Sensitive) and URL credentials are replaced by such a marker
-// wherever they appear. N counts the different values a location has had:
+// wherever they appear: in strings, as their base64 form, and as a whole
+// number where a numeric field holds one (a Secret import's number comes
+// registered in its decimal forms). N counts the different values a location has had:
 // a keyed fingerprint (HMAC under the per-installation key that also keys
 // config_hash) of the value is recorded at each apply (Marks.Table, in
 // private state) and compared at the next plan. The text thus changes

@@ -2,6 +2,7 @@ package preview
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -182,5 +183,65 @@ func TestSensitive(t *testing.T) {
 	v.AddValue(map[string]any{"a": []any{"nested-secret", 12}})
 	if len(v.find("the nested-secret")) != 1 {
 		t.Error("AddValue missed a nested string")
+	}
+}
+
+// TestMask_Numbers: a Secret import's number ({"pin": 73920184}) put into
+// a numeric field is masked whole, whatever type the decoder gave it
+// (json.Number, float64, int64, int); so are its quoted and base64 forms
+// in strings. Other numbers, and short ones, stay.
+func TestMask_Numbers(t *testing.T) {
+	var s Sensitive
+	// What redact.Secrets.AddValue registers of the number, as the
+	// provider hands it over (redact.Secrets.Values).
+	s.Add("73920184", "7.3920184e+07")
+	obj := deployer.PreviewObject{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "app", "namespace": "apps"},
+		"spec": map[string]any{
+			"pin": json.Number("73920184"), "pinFloat": float64(73920184), "pinInt64": int64(73920184), "pinInt": 73920184,
+			"replicas": 3, "port": 5432, "other": json.Number("1234567"),
+			"env": []any{map[string]any{"name": "PIN", "value": "73920184"}, map[string]any{"name": "PIN_B64", "value": b64("73920184")}},
+		}}}
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &s), "root/app", obj))
+	for _, leak := range []string{"73920184", "7.3920184e+07", b64("73920184")} {
+		if strings.Contains(text, leak) {
+			t.Errorf("%q appears in\n%s", leak, text)
+		}
+	}
+	for _, want := range []string{"pin: (sensitive value v1)", "pinFloat: (sensitive value v1)", "pinInt64: (sensitive value v1)",
+		"pinInt: (sensitive value v1)", "replicas: 3", "port: 5432", "other: 1234567"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}
+
+// TestMask_SecretInsideConfig: a deploy item shown by its configuration
+// (a kubernetes-manifest item routed to an external deployer) shows the
+// Secret manifests inside it as a Secret at the top is shown: data and
+// stringData keys with markers, never a value — registered or not.
+func TestMask_SecretInsideConfig(t *testing.T) {
+	const password, token = "unregistered-password", "unregistered-token"
+	config := `{"apiVersion":"manifest.deployer.landscaper.gardener.cloud/v1alpha2","kind":"ProviderConfiguration","manifests":[
+		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"Secret","metadata":{"name":"creds","namespace":"apps"},
+			"data":{"password":"` + b64(password) + `"},"stringData":{"token":"` + token + `"}}},
+		{"policy":"manage","manifest":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain","namespace":"apps"},"data":{"k":"shown"}}}]}`
+	obj, err := ConfigObject("app", "landscaper.gardener.cloud/kubernetes-manifest", json.RawMessage(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &Sensitive{}), "root/app", obj))
+	for _, leak := range []string{password, b64(password), token, b64(token)} {
+		if strings.Contains(text, leak) {
+			t.Errorf("%q appears in\n%s", leak, text)
+		}
+	}
+	for _, want := range []string{"password: (sensitive value v1)", "token: (sensitive value v1)", "k: shown"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "stringData") {
+		t.Errorf("stringData is not folded into data:\n%s", text)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/sandbox"
 )
 
 // Limits bound what one execution may consume. Blueprints are untrusted
@@ -46,6 +48,14 @@ func DefaultLimits() Limits {
 		MaxMemoryBytes: 512 << 20,
 		MaxStackBytes:  64 << 20,
 	}
+}
+
+// Sandbox is l for the work package sandbox runs (a blueprint's Helm
+// charts): the bounds the two share — timeout, output bytes, memory and
+// stack; steps and YAML nodes are GoTemplate's and Spiff's own meters.
+func (l Limits) Sandbox() sandbox.Limits {
+	l = l.WithDefaults()
+	return sandbox.Limits{Timeout: l.Timeout, MaxBytes: l.MaxBytes, MaxMemoryBytes: l.MaxMemoryBytes, MaxStackBytes: l.MaxStackBytes}
 }
 
 // WithDefaults returns l with every zero field set to its default.

@@ -33,7 +33,9 @@
 // identity and transitionTimes.initTime — its pickup — works, and ends
 // the job by setting a final phase (Succeeded, Failed, DeleteFailed),
 // lastError with its codes when it failed, providerStatus, exportRef (a
-// Secret whose key "config" holds the exports) and jobIDFinished = jobID.
+// Secret whose key "config" holds the exports; read only from the
+// DeployItem's namespace and only when the DeployItem owns it) and
+// jobIDFinished = jobID.
 // This side follows the DeployItem with a watch (resumed when the server
 // ends it) and times only what the contract times:
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/external"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/testdeployer"
 )
 
@@ -34,6 +35,7 @@ func TestExternal(t *testing.T) {
 		"Ownership":              testOwnership,
 		"ApplyFinishesDeletion":  testApplyFinishesDeletion,
 		"HandedOver":             testHandedOver,
+		"ForeignExportRef":       testForeignExportRef,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -406,4 +408,32 @@ func testApplyFinishesDeletion(t *testing.T, w *world) {
 		t.Error("ConfigMap missing after the apply")
 	}
 	mustDelete(t, d, item, deployer.DeleteOptions{})
+}
+
+// A deployer that reports a Secret of another namespace, or one the
+// DeployItem does not own, as its exportRef gets no exports from it: the
+// provider reads with its own credentials, so following the claim would
+// copy any Secret of the cluster into the item's exports.
+func testForeignExportRef(t *testing.T, w *world) {
+	other := localcluster.Namespace(t)
+	for _, ns := range []string{other, w.namespace} {
+		foreign := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "foreign-exports", "namespace": ns},
+			"data":     map[string]any{external.ExportKey: "c2VjcmV0OiBzdG9sZW4="}}} // secret: stolen
+		if _, err := w.client.Resource(secrets).Namespace(ns).Create(context.Background(), foreign, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, ref := range map[string]map[string]any{
+		"another namespace": {"name": "foreign-exports", "namespace": other},
+		"not owned":         {"name": "foreign-exports"},
+	} {
+		item := w.item("rogue-"+strings.ReplaceAll(name, " ", "-"), testdeployer.Config{ExportRef: ref})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := w.deployer().Apply(ctx, item)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "exports are read only from") || res.Exports != nil {
+			t.Errorf("%s: exports %v, err %v; want a refusal", name, res.Exports, err)
+		}
+	}
 }

@@ -48,17 +48,26 @@ func jobError(obj *unstructured.Unstructured, st itemStatus) error {
 		fmt.Errorf("%s: %s ended the job in phase %q: %s", describe(obj), who, st.Phase, st.LastError.describe()))
 }
 
-// readExports reads the exports the deployer wrote into the Secret ref
-// (in the DeployItem's namespace unless it names one): a YAML or JSON
-// object under ExportKey, as Landscaper reads them.
+// readExports reads the exports the deployer wrote into the Secret ref:
+// a YAML or JSON object under ExportKey, as Landscaper reads them.
+//
+// The DeployItem's status is written by whoever may write DeployItems, and
+// the provider reads the Secret with its own credentials, so the reference
+// is a claim: it is followed only into the DeployItem's own namespace, and
+// the Secret is used only when the DeployItem owns it (an owner reference
+// to its UID, as Landscaper's deployer library writes it). Anything else
+// would let a status copy any Secret of the cluster into the exports.
 func (d *Deployer) readExports(ctx context.Context, obj *unstructured.Unstructured, ref objectRef) (map[string]any, error) {
-	ns := ref.Namespace
-	if ns == "" {
-		ns = obj.GetNamespace()
+	ns := obj.GetNamespace()
+	if ref.Namespace != "" && ref.Namespace != ns {
+		return nil, failure.Terminalf("ForeignExports", "%s: status.exportRef names a Secret in namespace %q; exports are read only from the DeployItem's own namespace %q", describe(obj), ref.Namespace, ns)
 	}
 	secret, err := d.client.Resource(secrets).Namespace(ns).Get(ctx, ref.Name, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("reading the exports of %s from Secret %s/%s: %w", describe(obj), ns, ref.Name, err)
+	}
+	if !ownedBy(secret, obj) {
+		return nil, failure.Terminalf("ForeignExports", "%s: the export Secret %s/%s has no owner reference to the DeployItem (uid %s); exports are read only from a Secret the DeployItem owns", describe(obj), ns, ref.Name, obj.GetUID())
 	}
 	encoded, _, _ := unstructured.NestedString(secret.Object, "data", ExportKey)
 	raw, err := base64.StdEncoding.DecodeString(encoded)
@@ -70,4 +79,18 @@ func (d *Deployer) readExports(ctx context.Context, obj *unstructured.Unstructur
 		return nil, failure.Terminalf("InvalidExports", "Secret %s/%s: data.%s is not an object: %v", ns, ref.Name, ExportKey, err)
 	}
 	return exports, nil
+}
+
+// ownedBy says whether owner (a DeployItem) is among obj's owners, by UID:
+// names can be reused, a UID cannot.
+func ownedBy(obj, owner *unstructured.Unstructured) bool {
+	if owner.GetUID() == "" {
+		return false
+	}
+	for _, ref := range obj.GetOwnerReferences() {
+		if ref.UID == owner.GetUID() && ref.Kind == owner.GetKind() {
+			return true
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/sandbox"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
@@ -27,12 +28,23 @@ type Deployer struct {
 	locks *releaseLocks
 	// resources reads charts of component resources; nil rejects them.
 	resources Resources
+	// limits bound every rendering of a chart (sandboxed.go).
+	limits sandbox.Limits
 }
 
 var _ deployer.Deployer = (*Deployer)(nil)
 
-// New returns a helm deployer that takes its clients from pool.
-func New(pool *target.Pool) *Deployer { return &Deployer{pool: pool, locks: &releaseLocks{}} }
+// New returns a helm deployer that takes its clients from pool and
+// renders charts within the default render limits.
+func New(pool *target.Pool) *Deployer {
+	return &Deployer{pool: pool, locks: &releaseLocks{}, limits: sandbox.DefaultLimits()}
+}
+
+// WithRenderLimits makes d render charts within l (render_limits).
+func (d *Deployer) WithRenderLimits(l sandbox.Limits) *Deployer {
+	d.limits = l.WithDefaults()
+	return d
+}
 
 // Apply implements deployer.Deployer.
 func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Result, error) {
@@ -112,6 +124,14 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return last, err
 			}
 		}
+		if last != nil && last.Info != nil && last.Info.Status != release.StatusUninstalled {
+			if err := owner.checkManifest(ctx, session, last); err != nil {
+				return nil, err
+			}
+		}
+		if err := d.gateRelease(ctx, c, ch, cfg, last); err != nil {
+			return nil, err
+		}
 		return r.deploy(last, ch, cfg.values(), cfg, remaining(ctx, fallback))
 	})
 	if rel == nil || err != nil {
@@ -132,7 +152,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 func (d *Deployer) applyRendered(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, cfg *ProviderConfiguration, prev ProviderStatus) (ProviderStatus, error) {
 	status := prev
 	status.Release = nil
-	objs, err := render(c, ch, cfg)
+	objs, err := d.render(ctx, c, ch, cfg)
 	if err != nil {
 		return status, err
 	}
@@ -263,6 +283,9 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 			// release of that name: then it is left behind.
 			return nil, r.owner.leftBehind(last, rel.Revision)
 		}
+		if err := r.owner.checkManifest(ctx, manifest.NewSession(clients, item.ID).WithDefaultNamespace(rel.Namespace), last); err != nil {
+			return nil, err
+		}
 		objs, err := r.deletedByUninstall()
 		if err != nil {
 			return nil, err
@@ -297,7 +320,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 		if err != nil {
 			return deployer.DriftReport{}, itemError(item, err)
 		}
-		objs, err := render(clients, ch, cfg)
+		objs, err := d.render(ctx, clients, ch, cfg)
 		if err != nil {
 			return deployer.DriftReport{}, itemError(item, err)
 		}

@@ -17,7 +17,6 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 var (
@@ -34,7 +33,7 @@ const (
 // Preview implements deployer.Previewer: the chart rendered locally as the
 // next apply renders it — release name and namespace, values, the
 // revision after the recorded one, the recorded capabilities — with
-// `lookup` finding nothing and no DNS. A real release shows its crds/ and
+// `lookup` finding nothing and no DNS, in the sandbox (sandboxed.go). A real release shows its crds/ and
 // its hooks (not its test hooks) with a note; a rendered chart shows what
 // Apply applies. The chart is rendered twice: values that differ between
 // the two renderings (random passwords, generated certificates) show as
@@ -62,7 +61,7 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if r.real && prev.Release != nil && prev.Release.Revision > 0 {
 		r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: prev.Release.Revision + 1, IsUpgrade: true}
 	}
-	docs, err := bounded(ctx, func() ([]renderedDoc, error) { return r.stable(ch) })
+	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: r.caps, Options: r.options, Real: r.real, Twice: true}, nil)
 	if err != nil {
 		return deployer.Preview{}, err
 	}
@@ -257,31 +256,4 @@ func generated(a, b any) any {
 		return a
 	}
 	return deployer.Generated
-}
-
-// bounded runs fn, but returns when ctx ends: Helm's template engine
-// takes no context. The abandoned rendering finishes on its own.
-func bounded[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() {
-			if p := recover(); p != nil {
-				r.err = failure.FromPanic("the chart renderer", p)
-			}
-			done <- r
-		}()
-		r.v, r.err = fn()
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, fmt.Errorf("rendering the chart: %w", ctx.Err())
-	}
 }

@@ -2,6 +2,7 @@ package helm
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +16,6 @@ import (
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
@@ -25,7 +25,8 @@ import (
 // chartRender is one rendering of an item's chart, the one code path of
 // the rendered-chart apply (render) and of the plan's preview
 // (previewRender): values and dependencies, the release options, Helm's
-// template engine, and the documents in the order Helm installs them.
+// template engine, and the documents in the order Helm installs them. It
+// runs in the sandbox's child only (sandboxed.go).
 type chartRender struct {
 	cfg     *ProviderConfiguration
 	caps    *chartutil.Capabilities
@@ -34,8 +35,8 @@ type chartRender struct {
 	// test hooks) are listed, as Helm treats them. A rendered chart has
 	// no release that would run hooks, so they are left out.
 	real bool
-	// cluster is where `lookup` reads; nil: it finds nothing (the plan).
-	cluster *rest.Config
+	// lookup serves `lookup`; nil: it finds nothing (the plan).
+	lookup engine.ClientProvider
 }
 
 // renderedDoc is one rendered document and its note.
@@ -61,11 +62,13 @@ func (r chartRender) prepare(ch *chart.Chart, vals map[string]any) (chartutil.Va
 // first, then the manifests in install order, then (real releases) the
 // hooks.
 func (r chartRender) docs(ch *chart.Chart, vals chartutil.Values) ([]renderedDoc, error) {
-	var eng engine.Engine
-	if r.cluster != nil {
-		eng = engine.New(r.cluster)
+	var files map[string]string
+	var err error
+	if r.lookup != nil {
+		files, err = engine.RenderWithClientProvider(ch, vals, r.lookup)
+	} else {
+		files, err = engine.Render(ch, vals)
 	}
-	files, err := eng.Render(ch, vals)
 	if err != nil {
 		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
 	}
@@ -110,22 +113,13 @@ func (r chartRender) docs(ch *chart.Chart, vals chartutil.Values) ([]renderedDoc
 // target: capabilities come from its discovery and `lookup` reads from it.
 // The chart's crds/ come first; hooks are left out, because without a
 // release there is nothing that would run them.
-func render(c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration) ([]*unstructured.Unstructured, error) {
-	vals := cfg.values()
-	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
-		return nil, failure.NewTerminal("InvalidChart", fmt.Errorf("chart dependencies: %w", err))
-	}
+func (d *Deployer) render(ctx context.Context, c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration) ([]*unstructured.Unstructured, error) {
 	caps, err := capabilities(c)
 	if err != nil {
 		return nil, err
 	}
-	r := chartRender{cfg: cfg, caps: caps, cluster: c.Config,
-		options: chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}}
-	renderValues, err := r.prepare(ch, vals)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := r.docs(ch, renderValues)
+	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps,
+		Options: chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}}, c.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func NewProviderData(version string, host hostaccess.HostSettings, registry *com
 	deployers.Register(manifest.Type, manifest.New(pool))
 	hostCluster := &hostaccess.HostCluster{Settings: host}
 	components := &hostaccess.ComponentAccess{Registry: registry, Host: hostCluster}
-	deployers.Register(helm.Type, helm.New(pool).WithResources(components))
+	deployers.Register(helm.Type, helm.New(pool).WithResources(components).WithRenderLimits(sec.Limits.Sandbox()))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	security := newSecurity(pool, sec)
 	components.Learn = security.Secrets.Add

@@ -44,7 +44,8 @@ func SecurityAttributes() map[string]schema.Attribute {
 				"(`landscaper_target`, `imports.targets`, `target_lists`, `target_maps`, the Targets of `manifest_objects`) may " +
 				"always use them; to trust single Targets of the host cluster, name them in `trusted_host_targets`."},
 		"render_limits": schema.SingleNestedAttribute{Optional: true,
-			MarkdownDescription: "Bounds for rendering one template execution of a blueprint. Blueprints are untrusted code " +
+			MarkdownDescription: "Bounds for rendering one template execution of a blueprint, and one rendering of a Helm chart " +
+				"(at plan and apply: `timeout`, `max_bytes` of output, `max_memory_mib`, `max_stack_mib`). Blueprints are untrusted code " +
 				"rendered at plan; a template exceeding a bound fails with a diagnostic naming it. The defaults are far above " +
 				"what real blueprints need.",
 			Attributes: map[string]schema.Attribute{

@@ -24,6 +24,9 @@ type Config struct {
 	ConfigMap *ConfigMapSpec `json:"configMap,omitempty"`
 	// Exports are exported through the export Secret as they are.
 	Exports map[string]any `json:"exports,omitempty"`
+	// ExportRef, when set, is reported as status.exportRef as it is — a
+	// rogue deployer's claim — instead of the export Secret it writes.
+	ExportRef map[string]any `json:"exportRef,omitempty"`
 	// ExportContext names a field of the item's Landscaper Context that
 	// is exported as "context" beside Exports.
 	ExportContext string `json:"exportContext,omitempty"`

@@ -76,6 +76,9 @@ func (c *Controller) install(ctx context.Context, res dynamic.ResourceInterface,
 		}
 		v.exportRef = ref
 	}
+	if cfg.ExportRef != nil {
+		v.exportRef = cfg.ExportRef
+	}
 	return v
 }
 

@@ -1,0 +1,108 @@
+package helm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/release"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+)
+
+// A release's revisions are Secrets in its namespace (sh.helm.release.v1.
+// <name>.v<N>), and the owner label a release carries is computable from
+// the deploy item's ID. Whoever may write Secrets there can therefore add
+// a revision N+1 with the item's label whose manifest lists objects of
+// others: Helm's upgrade deletes what the last revision lists and the new
+// one does not, its uninstall everything the last revision lists. So the
+// manifest of the newest revision is trusted only when it is the revision
+// Terraform state records for the item; any other revision may list only
+// objects that do not exist or that this release manages: Helm annotates
+// every object it installs or upgrades with the release's name and
+// namespace (for Landscaper's Helm deployer, an older instance and the
+// provider alike). Whoever may write Secrets cannot annotate others'
+// objects.
+
+// Helm's annotations of the objects a release manages.
+const (
+	helmReleaseName      = "meta.helm.sh/release-name"
+	helmReleaseNamespace = "meta.helm.sh/release-namespace"
+)
+
+// trustsManifest reports whether last's manifest is the one this item's
+// state records.
+func (o releaseOwner) trustsManifest(last *release.Release) bool {
+	return !o.rebuilt && o.recorded != 0 && last.Version == o.recorded
+}
+
+// managedBy reports whether an object with these annotations is one
+// release last manages: Helm's annotations name it.
+func managedBy(last *release.Release, annotations map[string]string) bool {
+	return annotations[helmReleaseName] == last.Name && annotations[helmReleaseNamespace] == last.Namespace
+}
+
+// stringMap is a string map of decoded JSON metadata.
+func stringMap(v any) map[string]string {
+	raw, _ := v.(map[string]any)
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		out[k], _ = v.(string)
+	}
+	return out
+}
+
+// foreignIn returns the live objects of last's manifest (live: as read
+// from the cluster; missing ones are not listed) that are not the
+// release's (managedBy), when last's manifest is not trusted.
+func (o releaseOwner) foreignIn(last *release.Release, live []deployer.PreviewObject) []string {
+	if o.trustsManifest(last) {
+		return nil
+	}
+	var out []string
+	for _, obj := range live {
+		md, _ := obj.Object["metadata"].(map[string]any)
+		if !managedBy(last, stringMap(md["annotations"])) {
+			ns, _ := md["namespace"].(string)
+			name, _ := md["name"].(string)
+			kind, _ := obj.Object["kind"].(string)
+			out = append(out, fmt.Sprintf("%s %s/%s", kind, ns, name))
+		}
+	}
+	return out
+}
+
+// checkManifest refuses to let Helm act on last (upgrade or uninstall)
+// when its manifest lists objects of others that exist.
+func (o releaseOwner) checkManifest(ctx context.Context, session *manifest.Session, last *release.Release) error {
+	if o.trustsManifest(last) {
+		return nil
+	}
+	objs, err := releaseObjects(last)
+	if err != nil {
+		return err
+	}
+	refs := make([]deployer.ObjectRef, len(objs))
+	for i, d := range objs {
+		r := d.Ref()
+		refs[i] = deployer.ObjectRef{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
+	}
+	live, err := session.Live(ctx, refs)
+	if err != nil {
+		return fmt.Errorf("release %s/%s: reading the objects revision %d lists: %w", last.Namespace, last.Name, last.Version, err)
+	}
+	foreign := o.foreignIn(last, live)
+	if len(foreign) == 0 {
+		return nil
+	}
+	if len(foreign) > 5 {
+		foreign = append(foreign[:5], fmt.Sprintf("and %d more", len(foreign)-5))
+	}
+	return failure.Terminalf("ReleaseNotOwned", "release %s/%s: its newest revision %d is not the revision %d deploy item %q recorded, and "+
+		"it lists objects that this release does not manage (%s): someone who may write Secrets in %s may have added it. "+
+		"Helm would delete them, so the release is left untouched: check `helm history %s -n %s`, remove the revision if it is not "+
+		"yours (or roll back to your own), and apply again",
+		last.Namespace, last.Name, last.Version, o.recorded, o.itemID, strings.Join(foreign, ", "), last.Namespace, last.Name, last.Namespace)
+}
