@@ -54,6 +54,7 @@ func (r *InstallationResource) importFromInventory(ctx context.Context, namespac
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
 	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
+	resp.Diagnostics.Append(shared.MarkFilledFromCluster(ctx, resp.Private)...)
 	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
 	importNotes(fill.imported, resp)
@@ -99,7 +100,9 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
-	d.Security.TrustSnapshot(m, imp.Snapshot)
+	// What an inventory holds is untrusted, whoever signed it (an import
+	// reads without the key): nothing of it is trusted before an apply.
+	d.Security.TrustSnapshot(m, imp.Snapshot, shared.Provenance{})
 	d.Security.LearnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
 	out, err := outcomeOf(imp.Snapshot, nil)
 	if err != nil {

@@ -132,6 +132,7 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(shared.SetSnapshot(ctx, out.private, outcome.snapshot)...)
+	out.diags.Append(shared.MarkApplied(ctx, out.private)...) // derived from the configuration now
 	out.hashKey.Store(ctx, out.private, out.diags)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
@@ -162,7 +163,7 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	rekeyed = shared.BackfillExportObjects(ctx, &state) || rekeyed
 	hashKey := shared.ReadConfigHashKey(ctx, resp.Private, &resp.Diagnostics) // rekeyLegacyHashes may have made it
 	rekeyed = shared.BackfillReconcileKey(hashKey, &state) || rekeyed
-	drifted, marked, err := r.Data.drift(ctx, state, snap)
+	drifted, marked, err := r.Data.drift(ctx, state, snap, shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
@@ -202,7 +203,8 @@ func (r *InstallationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, ignored, err := r.Data.delete(ctx, state, snap, instance, shared.ReadConfigHashKey(ctx, req.Private, &resp.Diagnostics))
+	out, ignored, err := r.Data.delete(ctx, state, snap, instance, shared.ReadConfigHashKey(ctx, req.Private, &resp.Diagnostics),
+		shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
 	warnIgnoredInventories(&resp.Diagnostics, r.Data.Security, ignored)
 	if err == nil {
 		return

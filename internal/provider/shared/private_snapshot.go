@@ -87,3 +87,38 @@ func UnpackSnapshot(b []byte, limit int64) ([]byte, error) {
 // SnapshotKey is the private-state key of the engine snapshot: the whole
 // object tree of the last job, from which the next job and destroy start.
 const SnapshotKey = "engine_snapshot"
+
+// Provenance says who wrote the state and private snapshot a refresh or a
+// destroy starts from. An apply of the user's configuration wrote them, or
+// an import filled them from an inventory in a cluster, which whoever may
+// write Secrets there can have planted (docs/guides/security.md): then
+// none of the snapshot's targets is the user's own until the next apply
+// derives them from the configuration again. Only SnapshotProvenance makes
+// a Provenance that trusts; the zero value trusts nothing.
+type Provenance struct{ applied bool }
+
+// Applied reports whether an apply of the configuration wrote the state.
+func (p Provenance) Applied() bool { return p.applied }
+
+// importedKey marks private state an import filled from a cluster; the
+// next apply (Create, Update) removes it.
+const importedKey = "filled_from_cluster"
+
+// SnapshotProvenance reads who wrote the private state p.
+func SnapshotProvenance(ctx context.Context, p PrivateGetter, diags *diag.Diagnostics) Provenance {
+	b, d := p.GetKey(ctx, importedKey)
+	diags.Append(d...)
+	return Provenance{applied: len(b) == 0 && !d.HasError()}
+}
+
+// MarkFilledFromCluster records in p that an import filled the state from
+// a cluster.
+func MarkFilledFromCluster(ctx context.Context, p PrivateSetter) diag.Diagnostics {
+	return p.SetKey(ctx, importedKey, []byte("true"))
+}
+
+// MarkApplied records in p that an apply of the configuration wrote the
+// state (a zero-length value removes the key).
+func MarkApplied(ctx context.Context, p PrivateSetter) diag.Diagnostics {
+	return p.SetKey(ctx, importedKey, nil)
+}

@@ -161,9 +161,16 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 
 // TrustSnapshot trusts the root installation's target imports recorded in
 // a snapshot, as trustImports trusts them, for m as the state records it:
-// destroy and refresh run without the configuration.
-func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot) {
+// destroy and refresh run without the configuration. Only a snapshot an
+// apply wrote (p, private_snapshot.go) is trusted; one an import filled
+// from a cluster, and m with it, is untrusted: its targets are learned as
+// secrets, none may run a program or borrow a provider kubeconfig.
+func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot, p Provenance) {
 	if snap == nil || snap.Root == nil {
+		return
+	}
+	if !p.Applied() {
+		EachTarget(snap.Root.Targets, s.LearnTarget)
 		return
 	}
 	written := writtenTargets(m)
