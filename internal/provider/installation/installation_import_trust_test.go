@@ -11,6 +11,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -36,13 +37,18 @@ func plantedTargets(t *testing.T) (execKubeconfig string, exec, borrow api.Targe
 // The refresh after an import (issue 32 item 1) starts from state and a
 // snapshot the import filled from an inventory: none of its root targets
 // is the user's, whatever the kept attributes say (the HCL form makes
-// every target "written"). After an apply wrote the state, the same
+// every target "written"), but the targets the import made itself to
+// search the clusters of target_kubeconfigs. After an apply wrote the state, the same
 // snapshot's targets are the configuration's again.
 func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 	ctx := context.Background()
 	execKubeconfig, exec, borrow := plantedTargets(t)
+	// the target the import searched the prod cluster with, a reference
+	// of its own (ProviderData.ProviderTargets)
+	own := api.NewTarget("prod", "", api.KubernetesClusterTargetType, nil)
+	own.Metadata.Annotations = map[string]string{api.KubeconfigFromProviderAnnotation: "made-by-the-import"}
 	snap, err := snapshot.Marshal(&snapshot.Snapshot{Root: &snapshot.Installation{Path: "app", Name: "app",
-		Targets: snapshot.TargetImports{Single: map[string]api.Target{"cluster": exec, "prod": borrow}}}})
+		Targets: snapshot.TargetImports{Single: map[string]api.Target{"cluster": exec, "prod": borrow, "inventory-prod": own}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +57,7 @@ func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 
 	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, settings, shared.Tuning{})}
 	priv := memPrivate{}
-	if diags := shared.MarkFilledFromCluster(ctx, priv); diags.HasError() {
+	if diags := shared.MarkFilledFromCluster(ctx, priv, []api.Target{own}); diags.HasError() {
 		t.Fatal(diags)
 	}
 	var diags diag.Diagnostics
@@ -64,6 +70,9 @@ func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 	if d.Pool.FromProvider(borrow) {
 		t.Error("the refresh after an import lets a planted Target borrow a target_kubeconfigs kubeconfig")
 	}
+	if !d.Pool.FromProvider(own) {
+		t.Error("the refresh after an import does not reach the cluster the import found the inventory in")
+	}
 
 	d = &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, settings, shared.Tuning{})}
 	if diags := shared.MarkApplied(ctx, priv); diags.HasError() {
@@ -74,5 +83,38 @@ func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 	}
 	if !d.Pool.Trusted(execKubeconfig) || !d.Pool.FromProvider(borrow) {
 		t.Error("after an apply the snapshot's root targets are the configuration's and trusted")
+	}
+}
+
+// An import lets a recorded target take a target_kubeconfigs kubeconfig
+// only for the cluster that holds the installation's records: a record
+// planted in the dev cluster cannot reach prod's kubeconfig by naming it.
+func TestOwnTargets_onlyTheClusterFoundIn(t *testing.T) {
+	fromProvider := func(name, ref string) api.Target {
+		tg := api.NewTarget(name, "", api.KubernetesClusterTargetType, nil)
+		tg.Metadata.Annotations = map[string]string{api.KubeconfigFromProviderAnnotation: ref}
+		return tg
+	}
+	searchedDev, searchedProd := fromProvider("dev", "import-dev"), fromProvider("prod", "import-prod")
+	keptDev, plantedProd := fromProvider("dev", "kept-dev"), fromProvider("prod", "planted-prod")
+	imp := instance.Imported{FoundIn: []string{"dev"}, Snapshot: &snapshot.Snapshot{Root: &snapshot.Installation{Path: "app", Name: "app",
+		Targets: snapshot.TargetImports{Single: map[string]api.Target{"dev": keptDev, "prod": plantedProd}}}}}
+	priv := memPrivate{}
+	ctx := context.Background()
+	if diags := shared.MarkFilledFromCluster(ctx, priv, ownTargets([]api.Target{searchedDev, searchedProd}, imp)); diags.HasError() {
+		t.Fatal(diags)
+	}
+	var diags diag.Diagnostics
+	p := shared.SnapshotProvenance(ctx, priv, &diags)
+	if p.Applied() {
+		t.Fatal("an import's state counts as applied")
+	}
+	for _, c := range []struct {
+		tg   api.Target
+		want bool
+	}{{searchedDev, true}, {searchedProd, true}, {keptDev, true}, {plantedProd, false}} {
+		if got := p.Own(c.tg); got != c.want {
+			t.Errorf("target %s (%s): own %v, want %v", c.tg.Metadata.Name, c.tg.Metadata.Annotations[api.KubeconfigFromProviderAnnotation], got, c.want)
+		}
 	}
 }

@@ -164,13 +164,20 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 // destroy and refresh run without the configuration. Only a snapshot an
 // apply wrote (p, private_snapshot.go) is trusted; one an import filled
 // from a cluster, and m with it, is untrusted: its targets are learned as
-// secrets, none may run a program or borrow a provider kubeconfig.
+// secrets, none may run a program or borrow a provider kubeconfig, but
+// those the import made itself (Provenance.Own).
 func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot, p Provenance) {
 	if snap == nil || snap.Root == nil {
 		return
 	}
 	if !p.Applied() {
-		EachTarget(snap.Root.Targets, s.LearnTarget)
+		EachTarget(snap.Root.Targets, func(t api.Target) {
+			if p.Own(t) { // made by the import: a target_kubeconfigs cluster it searched
+				s.TrustTarget(t, true)
+				return
+			}
+			s.LearnTarget(t)
+		})
 		return
 	}
 	written := writtenTargets(m)
