@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -297,4 +300,43 @@ func (s *Security) UserKubeconfig(t api.Target) bool {
 		return false
 	}
 	return s.pool.Trusted(cfg.Kubeconfig)
+}
+
+// HoldsSecret reports whether v (a decoded JSON value) holds a registered
+// secret in any scalar: a string containing one, a number or boolean whose
+// text is one (issue 32: a Secret import passed into an export).
+func (s *Security) HoldsSecret(v any) bool {
+	values := s.Secrets.Values()
+	if len(values) == 0 {
+		return false
+	}
+	var holds func(any) bool
+	holds = func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return false
+		case string:
+			for _, secret := range values {
+				if strings.Contains(x, secret) {
+					return true
+				}
+			}
+			return false
+		case map[string]any:
+			for k, e := range x {
+				if holds(k) || holds(e) {
+					return true
+				}
+			}
+			return false
+		case []any:
+			return slices.ContainsFunc(x, holds)
+		case float64: // decoded JSON: the decimal form, as redact registers it
+			return holds(strconv.FormatFloat(x, 'f', -1, 64))
+		case json.Number:
+			return holds(x.String())
+		}
+		return holds(fmt.Sprint(v))
+	}
+	return holds(v)
 }
