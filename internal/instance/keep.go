@@ -159,6 +159,9 @@ type Imported struct {
 	// Missing are deployed items the kept snapshot lists that no cluster
 	// searched records: deployed where the import did not look.
 	Missing []string
+	// FoundIn names the targets searched whose clusters record the
+	// installation's deploy items.
+	FoundIn []string
 }
 
 // Imported reads what the inventory of root installation root records
@@ -200,10 +203,11 @@ func assemble(found inventory.Found, root string) Imported {
 			newest, newestSnap = &k, s
 		}
 	}
+	foundIn := foundIn(found.Snapshot)
 	if newest == nil {
-		return Imported{Snapshot: found.Snapshot}
+		return Imported{Snapshot: found.Snapshot, FoundIn: foundIn}
 	}
-	out := Imported{Snapshot: newestSnap, Kept: true, Resource: newest.Resource, Withheld: newest.Withheld}
+	out := Imported{Snapshot: newestSnap, Kept: true, Resource: newest.Resource, Withheld: newest.Withheld, FoundIn: foundIn}
 	recorded := map[string]*snapshot.DeployItem{}
 	for _, it := range found.Snapshot.DeployItems() {
 		recorded[it.ID] = it
@@ -234,6 +238,20 @@ func assemble(found inventory.Found, root string) Imported {
 		// Recorded but not in the kept snapshot (a later job that kept
 		// nothing): added as a lost state's, so the next job settles them.
 		inventory.Merge(newestSnap, found.Snapshot)
+	}
+	return out
+}
+
+// foundIn names the searched targets whose clusters recorded an item of
+// the rebuilt snapshot s (the item's applied target is the one searched).
+func foundIn(s *engine.Snapshot) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, it := range s.DeployItems() {
+		if it.AppliedTarget != nil && !seen[it.AppliedTarget.Metadata.Name] {
+			seen[it.AppliedTarget.Metadata.Name] = true
+			out = append(out, it.AppliedTarget.Metadata.Name)
+		}
 	}
 	return out
 }

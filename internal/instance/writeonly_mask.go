@@ -12,7 +12,7 @@ import (
 
 // MaskWriteOnly replaces, in what snap stores of every installation of
 // the tree (exports, execution state, deploy item configurations and
-// exports), each occurrence of the write-only forms (writeOnlyStrings)
+// exports, the last errors of installations, executions and items), each occurrence of the write-only forms (writeOnlyStrings)
 // with snapshot.WriteOnlyMask. Configuration hashes stay those of the
 // real configurations, so the next plan of the same values is empty.
 // Provider statuses are left as deployers wrote them: they record what
@@ -27,12 +27,17 @@ func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 		for k, raw := range in.State {
 			in.State[k] = m.raw(raw)
 		}
+		// Errors quote values: a schema violation, an API server's field
+		// error (issue 32 item 7).
+		m.error(in.LastError)
 		if in.Execution == nil {
 			continue
 		}
+		m.error(in.Execution.LastError)
 		for _, it := range in.Execution.DeployItems {
 			it.Config = m.raw(it.Config)
 			it.Exports = m.object(it.Exports)
+			m.error(it.LastError)
 		}
 	}
 }
@@ -47,6 +52,14 @@ func (m masker) string(s string) string {
 		}
 	}
 	return s
+}
+
+// error masks the texts of e in place; nil is left.
+func (m masker) error(e *snapshot.Error) {
+	if e == nil {
+		return
+	}
+	e.Message, e.Reason = m.string(e.Message), m.string(e.Reason)
 }
 
 // object masks every string inside o; nil stays nil.

@@ -21,10 +21,13 @@ func TestMaskWriteOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	quoted := func(what string) *snapshot.Error {
+		return &snapshot.Error{Operation: "Reconcile", Reason: what, Message: `values don't meet the specifications of the schema(s): at '/password': got "` + secret + `", ` + b64}
+	}
 	snap := &engine.Snapshot{Version: snapshot.Version, Root: &snapshot.Installation{Path: "app", Name: "app",
-		Exports: map[string]any{"echo": secret, "n": 1},
-		Execution: &snapshot.Execution{DeployItems: []*snapshot.DeployItem{
-			{ID: "app/a", Name: "a", Config: cfg, ConfigHash: "h", Exports: map[string]any{"k": []any{secret}}},
+		Exports: map[string]any{"echo": secret, "n": 1}, LastError: quoted("installation " + secret),
+		Execution: &snapshot.Execution{LastError: quoted("execution"), DeployItems: []*snapshot.DeployItem{
+			{ID: "app/a", Name: "a", Config: cfg, ConfigHash: "h", Exports: map[string]any{"k": []any{secret}}, LastError: quoted("item")},
 			{ID: "app/b", Name: "b", Config: json.RawMessage(`{"other":"kept"}`)},
 		}}}}
 	MaskWriteOnly(snap, masker{secret, b64})

@@ -24,7 +24,7 @@ var claimAllowed = map[string]string{
 	"inventory.DecodeClaimed": "the claim functions (claim.go)",
 	"instance.Decode":         "decodes Terraform's private state, which is trusted",
 	"instance.Live":           "a read of the live objects for the plan text: grants nothing (no Rebuilt needed to change nothing)",
-	"instance.MaskWriteOnly":  "replaces write-only values in a snapshot the job made by markers: it only removes data, never brings any in",
+	"instance.MaskWriteOnly":  "replaces write-only values by a mask in a job's snapshot: takes nothing from a cluster, grants nothing",
 }
 
 // A deploy item read from a cluster grants nothing only if every way it

@@ -30,7 +30,7 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 	}
 	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
 	for _, snap := range [][]byte{nil, []byte(`{"version":2}`)} {
-		out, _, err := d.delete(ctx, m, snap, "", nil)
+		out, _, err := d.delete(ctx, m, snap, "", nil, shared.Provenance{})
 		if err == nil || out != nil {
 			t.Fatalf("snapshot %q: a destroy that deleted nothing succeeded", snap)
 		}
@@ -41,19 +41,19 @@ func TestDelete_LostSnapshotFailsClearly(t *testing.T) {
 		}
 	}
 	m.DeleteWithoutUninstall = types.BoolValue(true)
-	if out, _, err := d.delete(ctx, m, nil, "", nil); err != nil || out != nil {
+	if out, _, err := d.delete(ctx, m, nil, "", nil, shared.Provenance{}); err != nil || out != nil {
 		t.Errorf("delete_without_uninstall only forgets: %v", err)
 	}
 	// a failed create's tainted instance has no private data at all; its
 	// replacement takes its objects over, so its destroy goes through
 	m.DeleteWithoutUninstall, m.Phase = types.BoolValue(false), types.StringValue("Failed")
-	if out, _, err := d.delete(ctx, m, nil, "", nil); err != nil || out != nil {
+	if out, _, err := d.delete(ctx, m, nil, "", nil, shared.Provenance{}); err != nil || out != nil {
 		t.Errorf("the destroy of a failed create's tainted instance must not be blocked: %v", err)
 	}
 	m.Phase = types.StringValue("Succeeded")
 	m.DeleteWithoutUninstall = types.BoolValue(false)
 	m.SetDeployItems(nil, true, &diags)
-	if out, _, err := d.delete(ctx, m, nil, "", nil); err != nil || out != nil {
+	if out, _, err := d.delete(ctx, m, nil, "", nil, shared.Provenance{}); err != nil || out != nil {
 		t.Errorf("nothing recorded, nothing to delete: %v", err)
 	}
 }
@@ -66,7 +66,7 @@ func TestDelete_ImportedButNotAppliedFailsClearly(t *testing.T) {
 	m := shared.InstallationModel{ID: types.StringValue("default/app"), Name: types.StringValue("app"),
 		Namespace: types.StringValue("default")}
 	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})}
-	out, _, err := d.delete(context.Background(), m, nil, "", nil)
+	out, _, err := d.delete(context.Background(), m, nil, "", nil, shared.Provenance{})
 	if err == nil || out != nil {
 		t.Fatal("a destroy of an imported, never applied installation deleted nothing and succeeded")
 	}

@@ -20,14 +20,17 @@ import (
 // (instance.Runner.DriftReadsFiles), and when it cannot be loaded any more, only
 // those deployers report an error.
 //
+// prov says who wrote m and the snapshot (shared.Provenance): after an
+// import, the refresh trusts none of its targets.
+//
 // marked is the snapshot with the drifted items marked, for private
 // state; nil when nothing needed marking (instance.Drifted).
-func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel, snapBytes []byte) (_ map[string]string, marked []byte, err error) {
+func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel, snapBytes []byte, prov shared.Provenance) (_ map[string]string, marked []byte, err error) {
 	snap, err := instance.Decode(snapBytes)
 	if err != nil || snap.Empty() {
 		return nil, nil, err
 	}
-	d.Security.TrustSnapshot(m, snap)
+	d.Security.TrustSnapshot(m, snap, prov)
 	d.Security.LearnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
@@ -54,6 +55,7 @@ func (r *InstallationResource) importFromInventory(ctx context.Context, namespac
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
 	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
+	resp.Diagnostics.Append(shared.MarkFilledFromCluster(ctx, resp.Private, fill.own)...)
 	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
 	importNotes(fill.imported, resp)
@@ -64,6 +66,9 @@ type inventoryFill struct {
 	state    shared.InstallationModel
 	snapshot []byte
 	imported instance.Imported
+	// own are the targets the refresh and destroy after the import may
+	// reach the clusters of target_kubeconfigs through (shared.Provenance.Own).
+	own []api.Target
 }
 
 // fromInventory is the state of the installation base names (only its
@@ -99,7 +104,9 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
-	d.Security.TrustSnapshot(m, imp.Snapshot)
+	// What an inventory holds is untrusted, whoever signed it (an import
+	// reads without the key): nothing of it is trusted before an apply.
+	d.Security.TrustSnapshot(m, imp.Snapshot, shared.Provenance{})
 	d.Security.LearnSnapshot(imp.Snapshot, sensitiveExportNames(ctx, m.SensitiveExports))
 	out, err := outcomeOf(imp.Snapshot, nil)
 	if err != nil {
@@ -109,7 +116,31 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 	scrubOutcome(d.Security, out)
 	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
 	hashKey.KeyRows(out.items)
-	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp}, searched
+	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp, own: ownTargets(targets, imp)}, searched
+}
+
+// ownTargets are the targets an import lets the refresh and destroy after
+// it take a target_kubeconfigs kubeconfig through: those it searched with
+// (made here, with references of their own), and a recorded root target
+// naming a target_kubeconfigs entry whose cluster holds the installation's
+// records — its deploy items went there. A recorded target naming another
+// entry's cluster (a record planted in a dev cluster to reach prod)
+// borrows nothing.
+func ownTargets(searched []api.Target, imp instance.Imported) []api.Target {
+	own := append([]api.Target(nil), searched...)
+	if imp.Snapshot.Empty() {
+		return own
+	}
+	foundIn := map[string]bool{}
+	for _, name := range imp.FoundIn {
+		foundIn[name] = true
+	}
+	shared.EachTarget(imp.Snapshot.Root.Targets, func(t api.Target) {
+		if t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation] != "" && foundIn[t.Metadata.Name] {
+			own = append(own, t)
+		}
+	})
+	return own
 }
 
 // importedModel is the imported state's configuration: what was kept,

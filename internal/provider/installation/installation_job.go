@@ -63,7 +63,7 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 // delete runs the delete flow; a nil outcome means everything is gone.
 // ignored are inventory Secrets that a replaced tainted instance's
 // destroy did not use (taintedState).
-func (d *InstallationData) delete(ctx context.Context, m shared.InstallationModel, snapBytes []byte, inst string, key shared.ConfigHashKey) (out *installationOutcome, ignored []string, err error) {
+func (d *InstallationData) delete(ctx context.Context, m shared.InstallationModel, snapBytes []byte, inst string, key shared.ConfigHashKey, prov shared.Provenance) (out *installationOutcome, ignored []string, err error) {
 	defer func() { scrubOutcome(d.Security, out) }()
 	prev, err := instance.Decode(snapBytes)
 	withoutUninstall := m.DeleteWithoutUninstall.ValueBool() || shared.ManifestDeletesWithoutUninstall(m)
@@ -80,8 +80,11 @@ func (d *InstallationData) delete(ctx context.Context, m shared.InstallationMode
 		if prev, inst, ignored, err = d.taintedState(ctx, m); err != nil || prev.Empty() {
 			return nil, ignored, err
 		}
+		// Read from the inventory: its targets are not the user's (the
+		// state's own were trusted by taintedState).
+		prov = shared.Provenance{}
 	}
-	d.Security.TrustSnapshot(m, prev)
+	d.Security.TrustSnapshot(m, prev, prov)
 	d.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	runner := d.Instances(ctx)
 	runner.SignKey = key.ReconcileKey()

@@ -125,6 +125,9 @@ func (k keptResource) decode(ctx context.Context) (shared.InstallationModel, err
 	if d := st.Get(ctx, &m); d.HasError() {
 		return m, errors.New("the kept attributes do not fit the installation's schema")
 	}
+	// An inventory kept by an earlier version may hold write-only values:
+	// they go neither into the state nor into a list result.
+	m, _ = withoutCredentialAttributes(ctx, m)
 	return m, errors.Join(errs...)
 }
 
@@ -147,6 +150,10 @@ func withoutCredentialAttributes(ctx context.Context, m shared.InstallationModel
 		m.Imports = types.ObjectNull(m.Imports.AttributeTypes(ctx))
 		return m, append(withheld, "imports")
 	}
+	// Write-only values are never written anywhere (issue 32 item 8): an
+	// apply's model holds them (shared.WithWriteOnly), the kept attributes
+	// never do. Not named as withheld: the state never holds them either.
+	im.DataWO = types.DynamicNull()
 	for _, a := range []struct {
 		name string
 		v    *types.Map

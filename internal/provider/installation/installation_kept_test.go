@@ -35,6 +35,7 @@ func TestKeptResource_roundTripWithholdsCredentials(t *testing.T) {
 	}
 	im := shared.ImportsModel{
 		Data:        types.DynamicValue(types.StringValue("data")),
+		DataWO:      types.DynamicValue(types.StringValue("SECRET-WRITE-ONLY")),
 		Targets:     targets(`{"metadata":{"name":"c"},"spec":{"type":"t","config":{"kubeconfig":"SECRET-KUBECONFIG"}}}`),
 		TargetLists: nullMap("target_lists"), TargetMaps: nullMap("target_maps"),
 		Secrets: nullMap("secrets"), ConfigMaps: nullMap("config_maps"),
@@ -53,7 +54,7 @@ func TestKeptResource_roundTripWithholdsCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(k)
-	for _, needle := range []string{"SECRET-MANIFEST", "SECRET-KUBECONFIG"} {
+	for _, needle := range []string{"SECRET-MANIFEST", "SECRET-KUBECONFIG", "SECRET-WRITE-ONLY"} {
 		if strings.Contains(string(b), needle) {
 			t.Errorf("what is kept holds %s", needle)
 		}
@@ -70,7 +71,7 @@ func TestKeptResource_roundTripWithholdsCredentials(t *testing.T) {
 		t.Fatal(d)
 	}
 	if !back.Name.Equal(m.Name) || !back.Namespace.Equal(m.Namespace) || !back.BlueprintDigest.Equal(m.BlueprintDigest) ||
-		!back.ManifestObjects.IsNull() || !bi.Targets.IsNull() || !bi.Data.Equal(im.Data) {
+		!back.ManifestObjects.IsNull() || !bi.Targets.IsNull() || !bi.Data.Equal(im.Data) || !bi.DataWO.IsNull() {
 		t.Errorf("decoded %+v, imports %+v", back, bi)
 	}
 

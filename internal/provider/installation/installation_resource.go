@@ -132,6 +132,7 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)
 	out.diags.Append(shared.SetSnapshot(ctx, out.private, outcome.snapshot)...)
+	out.diags.Append(shared.MarkApplied(ctx, out.private)...) // derived from the configuration now
 	out.hashKey.Store(ctx, out.private, out.diags)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
@@ -165,7 +166,7 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	// What the next plan previews and its apply deploys (installation_pins.go).
 	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, snap), &resp.Diagnostics)
 	storePrivateJSON(ctx, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
-	drifted, marked, err := r.Data.drift(ctx, state, snap)
+	drifted, marked, err := r.Data.drift(ctx, state, snap, shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
@@ -205,7 +206,8 @@ func (r *InstallationResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	out, ignored, err := r.Data.delete(ctx, state, snap, instance, shared.ReadConfigHashKey(ctx, req.Private, &resp.Diagnostics))
+	out, ignored, err := r.Data.delete(ctx, state, snap, instance, shared.ReadConfigHashKey(ctx, req.Private, &resp.Diagnostics),
+		shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
 	warnIgnoredInventories(&resp.Diagnostics, r.Data.Security, ignored)
 	if err == nil {
 		return

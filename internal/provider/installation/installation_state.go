@@ -40,6 +40,10 @@ type installationOutcome struct {
 	jobID         string
 	jobIDFinished string
 	exports       map[string]any
+	// secretExports name the exports whose values hold a registered
+	// secret (scrubOutcome): sensitive whether or not sensitive_exports
+	// names them.
+	secretExports []string
 	targetExports map[string]string
 	items         []shared.DeployItemRow
 	// ignored are the inventory Secrets the job did not use
@@ -58,7 +62,7 @@ func (o *installationOutcome) toModel(ctx context.Context, m shared.Installation
 	m.Phase = types.StringValue(o.phase)
 	m.JobID = types.StringValue(o.jobID)
 	m.JobIDFinished = types.StringValue(o.jobIDFinished)
-	public, secret, d := splitExports(ctx, o.exports, m.SensitiveExports)
+	public, secret, d := splitExports(ctx, o.exports, m.SensitiveExports, o.secretExports)
 	diags.Append(d...)
 	exports, err := shared.DynamicValue(public)
 	if err != nil {
@@ -79,12 +83,17 @@ func (o *installationOutcome) toModel(ctx context.Context, m shared.Installation
 }
 
 // splitExports separates the exports named in sensitive_exports.
-func splitExports(ctx context.Context, exports map[string]any, names types.Set) (public, secret map[string]any, diags diag.Diagnostics) {
+// Those in holdingSecrets are secret too: their values hold a Secret
+// import's value, a write-only value or a credential, which Terraform
+// users expect to stay sensitive wherever a blueprint passes it, as
+// Terraform's own sensitivity follows a value through expressions.
+func splitExports(ctx context.Context, exports map[string]any, names types.Set, holdingSecrets []string) (public, secret map[string]any, diags diag.Diagnostics) {
 	public, secret = map[string]any{}, map[string]any{}
 	sensitive, diags := readSensitiveExports(ctx, names)
 	if diags.HasError() {
 		return public, exports, diags // unsure which are secret: treat all as secret
 	}
+	sensitive = append(sensitive, holdingSecrets...)
 	for k, v := range exports {
 		if slices.Contains(sensitive, k) {
 			secret[k] = v
@@ -201,6 +210,12 @@ func scrubOutcome(s *shared.Security, o *installationOutcome) {
 	}
 	for i := range o.items {
 		o.items[i].LastError = s.Scrub(o.items[i].LastError)
+	}
+	o.secretExports = nil
+	for name, v := range o.exports {
+		if s.HoldsSecret(v) {
+			o.secretExports = append(o.secretExports, name)
+		}
 	}
 	for name, raw := range o.targetExports {
 		var t api.Target

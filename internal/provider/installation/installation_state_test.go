@@ -1,6 +1,7 @@
 package installation
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -78,5 +80,46 @@ func TestMarkDrifted(t *testing.T) {
 	})
 	if !m.DeployItemErrors.Equal(want) || !m.DeployItems.Equal(items) {
 		t.Errorf("errors %v, items %v", m.DeployItemErrors, m.DeployItems)
+	}
+}
+
+// A Secret import's value that a blueprint passes into an export is
+// sensitive whatever sensitive_exports names (issue 32, from reading):
+// exports holding a registered secret, as a string inside a string or as
+// a number, go to sensitive_export_values; the others stay in exports.
+func TestToModel_exportHoldingASecretIsSensitive(t *testing.T) {
+	ctx := context.Background()
+	sec := shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{}).Security
+	sec.Secrets.AddValue(map[string]any{"password": "pw-from-a-secret", "pin": 73920184})
+	out := &installationOutcome{exports: map[string]any{
+		"url":   "https://user:pw-from-a-secret@db.example/x",
+		"pin":   float64(73920184),
+		"plain": "readable",
+	}}
+	scrubOutcome(sec, out)
+	var diags diag.Diagnostics
+	m, err := keptResource{}.decode(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = out.toModel(ctx, m, &diags)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	public, err := shared.GoValue(ctx, m.Exports.UnderlyingValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := shared.GoValue(ctx, m.SensitiveExportValues.UnderlyingValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := public.(map[string]any)
+	s, _ := secret.(map[string]any)
+	if len(p) != 1 || p["plain"] != "readable" {
+		t.Errorf("exports = %v, want only the export that holds no secret", p)
+	}
+	if _, ok := s["url"]; !ok || s["pin"] == nil {
+		t.Errorf("sensitive_export_values = %v, want url and pin", s)
 	}
 }

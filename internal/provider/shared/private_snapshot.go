@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 )
 
@@ -87,3 +88,83 @@ func UnpackSnapshot(b []byte, limit int64) ([]byte, error) {
 // SnapshotKey is the private-state key of the engine snapshot: the whole
 // object tree of the last job, from which the next job and destroy start.
 const SnapshotKey = "engine_snapshot"
+
+// Provenance says who wrote the state and private snapshot a refresh or a
+// destroy starts from. An apply of the user's configuration wrote them, or
+// an import filled them from an inventory in a cluster, which whoever may
+// write Secrets there can have planted (docs/guides/security.md): then
+// none of the snapshot's targets is the user's own until the next apply
+// derives them from the configuration again — but for the targets the
+// import made itself, one per target_kubeconfigs cluster it searched
+// (ProviderData.ProviderTargets), whose random references a record
+// written before the import cannot hold. Only SnapshotProvenance makes a
+// Provenance that trusts; the zero value trusts nothing.
+type Provenance struct {
+	applied bool
+	// own are the import's own targets, by ownKey.
+	own map[string]bool
+}
+
+// Applied reports whether an apply of the configuration wrote the state.
+func (p Provenance) Applied() bool { return p.applied }
+
+// Own reports whether t is a target the import made itself.
+func (p Provenance) Own(t api.Target) bool { return p.own[ownKey(t)] }
+
+func ownKey(t api.Target) string {
+	ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]
+	if ref == "" {
+		return ""
+	}
+	return t.Metadata.Name + "\x00" + ref
+}
+
+// importedKey marks private state an import filled from a cluster, with
+// the import's own targets ([name, reference] pairs); the next apply
+// (Create, Update) removes it.
+const importedKey = "filled_from_cluster"
+
+// SnapshotProvenance reads who wrote the private state p.
+func SnapshotProvenance(ctx context.Context, p PrivateGetter, diags *diag.Diagnostics) Provenance {
+	b, d := p.GetKey(ctx, importedKey)
+	diags.Append(d...)
+	if d.HasError() {
+		return Provenance{}
+	}
+	if len(b) == 0 {
+		return Provenance{applied: true}
+	}
+	var pairs [][2]string
+	_ = json.Unmarshal(b, &pairs) // anything else: no own targets
+	own := make(map[string]bool, len(pairs))
+	for _, pair := range pairs {
+		if pair[0] != "" && pair[1] != "" {
+			own[pair[0]+"\x00"+pair[1]] = true
+		}
+	}
+	return Provenance{own: own}
+}
+
+// MarkFilledFromCluster records in p that an import filled the state from
+// a cluster, searching it with its own targets searched.
+func MarkFilledFromCluster(ctx context.Context, p PrivateSetter, searched []api.Target) diag.Diagnostics {
+	pairs := [][2]string{}
+	for _, t := range searched {
+		if ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]; ref != "" {
+			pairs = append(pairs, [2]string{t.Metadata.Name, ref})
+		}
+	}
+	b, err := json.Marshal(pairs)
+	if err != nil {
+		var diags diag.Diagnostics
+		AddError(&diags, nil, "Cannot Record The Import", err)
+		return diags
+	}
+	return p.SetKey(ctx, importedKey, b)
+}
+
+// MarkApplied records in p that an apply of the configuration wrote the
+// state (a zero-length value removes the key).
+func MarkApplied(ctx context.Context, p PrivateSetter) diag.Diagnostics {
+	return p.SetKey(ctx, importedKey, nil)
+}

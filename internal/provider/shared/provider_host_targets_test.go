@@ -110,14 +110,14 @@ spec: {type: landscaper.gardener.cloud/kubernetes-cluster, config: {}}
 	pool := target.NewPool()
 	sec := newSecurity(pool, SecuritySettings{})
 	sec.TrustSnapshot(hcl, &engine.Snapshot{Root: &snapshot.Installation{Path: "inst",
-		Targets: snapshot.TargetImports{Single: map[string]api.Target{"a": host, "b": copied}}}})
+		Targets: snapshot.TargetImports{Single: map[string]api.Target{"a": host, "b": copied}}}}, Provenance{applied: true})
 	if !pool.Trusted(kubeconfig(host)) || pool.Trusted(kubeconfig(copied)) {
 		t.Errorf("HCL form: a written target trusted %v, an exported one %v", pool.Trusted(kubeconfig(host)), pool.Trusted(kubeconfig(copied)))
 	}
 	pool = target.NewPool()
 	sec = newSecurity(pool, SecuritySettings{})
 	sec.TrustSnapshot(manifestForm(objects), &engine.Snapshot{Root: &snapshot.Installation{Path: "inst",
-		Targets: snapshot.TargetImports{Single: map[string]api.Target{"own": own, "host": host}}}})
+		Targets: snapshot.TargetImports{Single: map[string]api.Target{"own": own, "host": host}}}}, Provenance{applied: true})
 	if !pool.Trusted(kubeconfig(own)) || pool.Trusted(kubeconfig(host)) {
 		t.Errorf("manifest form at destroy: own trusted %v, host %v", pool.Trusted(kubeconfig(own)), pool.Trusted(kubeconfig(host)))
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -161,9 +164,23 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 
 // TrustSnapshot trusts the root installation's target imports recorded in
 // a snapshot, as trustImports trusts them, for m as the state records it:
-// destroy and refresh run without the configuration.
-func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot) {
+// destroy and refresh run without the configuration. Only a snapshot an
+// apply wrote (p, private_snapshot.go) is trusted; one an import filled
+// from a cluster, and m with it, is untrusted: its targets are learned as
+// secrets, none may run a program or borrow a provider kubeconfig, but
+// those the import made itself (Provenance.Own).
+func (s *Security) TrustSnapshot(m InstallationModel, snap *engine.Snapshot, p Provenance) {
 	if snap == nil || snap.Root == nil {
+		return
+	}
+	if !p.Applied() {
+		EachTarget(snap.Root.Targets, func(t api.Target) {
+			if p.Own(t) { // made by the import: a target_kubeconfigs cluster it searched
+				s.TrustTarget(t, true)
+				return
+			}
+			s.LearnTarget(t)
+		})
 		return
 	}
 	written := writtenTargets(m)
@@ -283,4 +300,43 @@ func (s *Security) UserKubeconfig(t api.Target) bool {
 		return false
 	}
 	return s.pool.Trusted(cfg.Kubeconfig)
+}
+
+// HoldsSecret reports whether v (a decoded JSON value) holds a registered
+// secret in any scalar: a string containing one, a number or boolean whose
+// text is one (issue 32: a Secret import passed into an export).
+func (s *Security) HoldsSecret(v any) bool {
+	values := s.Secrets.Values()
+	if len(values) == 0 {
+		return false
+	}
+	var holds func(any) bool
+	holds = func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return false
+		case string:
+			for _, secret := range values {
+				if strings.Contains(x, secret) {
+					return true
+				}
+			}
+			return false
+		case map[string]any:
+			for k, e := range x {
+				if holds(k) || holds(e) {
+					return true
+				}
+			}
+			return false
+		case []any:
+			return slices.ContainsFunc(x, holds)
+		case float64: // decoded JSON: the decimal form, as redact registers it
+			return holds(strconv.FormatFloat(x, 'f', -1, 64))
+		case json.Number:
+			return holds(x.String())
+		}
+		return holds(fmt.Sprint(v))
+	}
+	return holds(v)
 }
