@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +43,12 @@ type result struct {
 	TooLarge int64 `json:"tooLarge,omitempty"`
 }
 
+// JobError is the handler's own error, as its text: the job ran in the
+// child and failed, where every other error of Run is the sandbox's.
+type JobError struct{ Text string }
+
+func (e *JobError) Error() string { return e.Text }
+
 // Answer answers the child's question name with args (JSON).
 type Answer func(name string, args json.RawMessage) (any, error)
 
@@ -55,7 +60,7 @@ const maxLine = 256 << 20
 // questions (nil: none are answered). The child is killed — and Run
 // returns only once it is gone — when the timeout passes, ctx ends or
 // it breaks the protocol. A limit it exceeded is a *LimitError; the
-// handler's error comes back as an error with its text.
+// handler's error comes back as a *JobError with its text.
 func Run(ctx context.Context, kind string, input any, l Limits, answer Answer, out any) error {
 	l = l.WithDefaults()
 	in, err := json.Marshal(input)
@@ -105,10 +110,11 @@ func Run(ctx context.Context, kind string, input any, l Limits, answer Answer, o
 		return failure(l, stderr.String(), waitErr, protoErr)
 	}
 	switch {
-	case res.TooLarge > 0:
-		return &LimitError{What: fmt.Sprintf("the output (%d bytes as JSON) exceeds %d bytes", res.TooLarge, l.MaxBytes), Setting: "max_bytes"}
+	case res.TooLarge > 0 || int64(len(res.Output)) > l.MaxBytes:
+		n := max(res.TooLarge, int64(len(res.Output)))
+		return &LimitError{What: fmt.Sprintf("the output (%d bytes as JSON) exceeds %d bytes", n, l.MaxBytes), Setting: "max_bytes"}
 	case res.Error != "":
-		return errors.New(res.Error)
+		return &JobError{Text: res.Error}
 	}
 	if err := json.Unmarshal(res.Output, out); err != nil {
 		return fmt.Errorf("sandbox: reading the result: %w", err)

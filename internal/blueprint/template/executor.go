@@ -136,7 +136,7 @@ func (r Request) errorf(format string, args ...any) error {
 }
 
 // scrubbed is an error with a masked message that still unwraps to its
-// cause (errors.Is(err, ErrLimit) keeps working).
+// cause (errors.Is(err, sandbox.ErrLimit) keeps working).
 type scrubbed struct {
 	msg string
 	err error

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	gotmpl "text/template"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/sandbox"
 )
 
 // noValue is what text/template prints for a missing key under
@@ -231,18 +233,11 @@ func blueprintPath(name string) (string, error) {
 // report: text/template wraps it in the position of the injected metering
 // node, which names no place in the blueprint's own template.
 func limitCause(err error) error {
-	if !errors.Is(err, ErrLimit) {
-		return err
+	var limit *sandbox.LimitError
+	if errors.As(err, &limit) {
+		return limit
 	}
-	for {
-		next := errors.Unwrap(err)
-		// Identity, not errors.Is: stop above the bare sentinel, whose
-		// wrapper carries the message.
-		if next == nil || !errors.Is(next, ErrLimit) || next == ErrLimit { //nolint:errorlint // identity comparison on purpose, see above
-			return err
-		}
-		err = next
-	}
+	return err
 }
 
 // limitedBuffer is a bytes.Buffer that refuses to grow past max.

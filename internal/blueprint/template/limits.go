@@ -2,7 +2,6 @@ package template
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -38,56 +37,41 @@ type Limits struct {
 // milliseconds, with thousands of steps and kilobytes of output) and low
 // enough that a hostile template fails within seconds: steps, bytes,
 // aliases, stack and memory stop bombs long before the timeout, which
-// only catches Spiff computing without end on a busy machine.
-func DefaultLimits() Limits {
-	return Limits{
-		Timeout:        30 * time.Second,
-		MaxSteps:       1_000_000,
-		MaxBytes:       64 << 20,
-		MaxYAMLNodes:   1_000_000,
-		MaxMemoryBytes: 512 << 20,
-		MaxStackBytes:  64 << 20,
-	}
-}
+// only catches Spiff computing without end on a busy machine. The bounds
+// shared with package sandbox take its defaults.
+func DefaultLimits() Limits { return Limits{}.WithDefaults() }
 
-// Sandbox is l for the work package sandbox runs (a blueprint's Helm
-// charts): the bounds the two share — timeout, output bytes, memory and
-// stack; steps and YAML nodes are GoTemplate's and Spiff's own meters.
+// The defaults of the bounds that are the executors' own meters.
+const (
+	defaultMaxSteps     = 1_000_000
+	defaultMaxYAMLNodes = 1_000_000
+)
+
+// Sandbox is l for the child processes of package sandbox (Spiff
+// executions and mappings, a blueprint's Helm charts): the bounds the two
+// share — timeout, output bytes, memory and stack; steps and YAML nodes
+// are GoTemplate's and Spiff's own meters.
 func (l Limits) Sandbox() sandbox.Limits {
-	l = l.WithDefaults()
-	return sandbox.Limits{Timeout: l.Timeout, MaxBytes: l.MaxBytes, MaxMemoryBytes: l.MaxMemoryBytes, MaxStackBytes: l.MaxStackBytes}
+	return sandbox.Limits{Timeout: l.Timeout, MaxBytes: l.MaxBytes, MaxMemoryBytes: l.MaxMemoryBytes, MaxStackBytes: l.MaxStackBytes}.WithDefaults()
 }
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
-	d := DefaultLimits()
-	if l.Timeout <= 0 {
-		l.Timeout = d.Timeout
-	}
+	s := l.Sandbox()
+	l.Timeout, l.MaxBytes, l.MaxMemoryBytes, l.MaxStackBytes = s.Timeout, s.MaxBytes, s.MaxMemoryBytes, s.MaxStackBytes
 	if l.MaxSteps <= 0 {
-		l.MaxSteps = d.MaxSteps
-	}
-	if l.MaxBytes <= 0 {
-		l.MaxBytes = d.MaxBytes
+		l.MaxSteps = defaultMaxSteps
 	}
 	if l.MaxYAMLNodes <= 0 {
-		l.MaxYAMLNodes = d.MaxYAMLNodes
-	}
-	if l.MaxMemoryBytes <= 0 {
-		l.MaxMemoryBytes = d.MaxMemoryBytes
-	}
-	if l.MaxStackBytes <= 0 {
-		l.MaxStackBytes = d.MaxStackBytes
+		l.MaxYAMLNodes = defaultMaxYAMLNodes
 	}
 	return l
 }
 
-// ErrLimit is wrapped by every error that reports an exceeded limit.
-var ErrLimit = errors.New("render limit exceeded")
-
-// limitError names the limit and how to raise it.
+// limitError names the limit and how to raise it; errors.Is(err,
+// sandbox.ErrLimit) holds for it as for the sandbox's own.
 func limitError(what, setting string) error {
-	return fmt.Errorf("%w: %s (raise render_limits.%s in the provider block if the blueprint is trusted)", ErrLimit, what, setting)
+	return &sandbox.LimitError{What: what, Setting: setting}
 }
 
 // budget meters one GoTemplate execution. Steps are counted on every loop

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mandelsoft/spiff/spiffing"
 	spiffyaml "github.com/mandelsoft/spiff/yaml"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/sandbox"
 )
 
 // SpiffMappings evaluates data mappings (importDataMappings,
@@ -30,17 +32,18 @@ func SpiffMappings(ctx context.Context, limits Limits, field string, mappings ma
 			return nil, err
 		}
 	}
-	job := spiffJob{Name: field, Mappings: mappings, Limits: limits}
+	job := spiffJob{Name: field, Mappings: mappings}
 	var err error
 	if job.Values, err = json.Marshal(values); err != nil {
 		return nil, fmt.Errorf("%s: values: %w", field, err)
 	}
-	res, err := runSandboxed(ctx, job, nil)
+	res, err := runSandboxed(ctx, job, limits, nil)
+	var spiffErr *sandbox.JobError
+	if errors.As(err, &spiffErr) {
+		return nil, spiffErr // it names field and the mapping's key
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", field, err)
-	}
-	if res.Error != "" {
-		return nil, errors.New(res.Error)
 	}
 	out := map[string]any{}
 	if err := DecodeJSON(res.Output, &out); err != nil {

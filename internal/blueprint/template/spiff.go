@@ -15,7 +15,8 @@ import (
 // in-memory filesystem.
 const maxSpiffFilesystemBytes = 64 << 20
 
-// Spiff renders Spiff executions in a sandbox process (sandbox.go). The
+// Spiff renders Spiff executions in the sandbox's child process
+// (sandbox.go). The
 // blueprint filesystem is the only filesystem Spiff sees; command
 // execution, the environment and the network are off.
 type Spiff struct{}
@@ -33,7 +34,7 @@ func (Spiff) Execute(req Request) (Result, error) {
 	if err := CheckYAMLAliases(name, text, req.Limits.MaxYAMLNodes); err != nil {
 		return Result{}, req.errorf("%w", err)
 	}
-	job := spiffJob{Name: name, Template: text, State: req.State, WithState: req.WithState, Limits: req.Limits}
+	job := spiffJob{Name: name, Template: text, State: req.State, WithState: req.WithState}
 	if job.Values, err = json.Marshal(req.Values); err != nil {
 		return Result{}, req.errorf("values: %w", err)
 	}
@@ -43,12 +44,9 @@ func (Spiff) Execute(req Request) (Result, error) {
 			return Result{}, req.errorf("%w", err)
 		}
 	}
-	out, err := runSandboxed(req.Context, job, sharedLookups(req))
+	out, err := runSandboxed(req.Context, job, req.Limits, sharedLookups(req))
 	if err != nil {
 		return Result{}, req.errorf("%w", err)
-	}
-	if out.Error != "" {
-		return Result{}, req.errorf("%s", out.Error)
 	}
 	res := Result{Output: map[string]any{}, State: out.State}
 	if err := DecodeJSON(out.Output, &res.Output); err != nil {
