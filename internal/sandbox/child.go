@@ -136,5 +136,5 @@ func (p *parent) call(name string, args any) (json.RawMessage, error) {
 type noNetwork struct{}
 
 func (noNetwork) RoundTrip(*http.Request) (*http.Response, error) {
-	return nil, errors.New("network access is disabled in the sandbox")
+	return nil, errors.New("network access is disabled while rendering")
 }

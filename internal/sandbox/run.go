@@ -112,7 +112,7 @@ func Run(ctx context.Context, kind string, input any, l Limits, answer Answer, o
 	switch {
 	case res.TooLarge > 0 || int64(len(res.Output)) > l.MaxBytes:
 		n := max(res.TooLarge, int64(len(res.Output)))
-		return &LimitError{What: fmt.Sprintf("the output (%d bytes as JSON) exceeds %d bytes", n, l.MaxBytes), Setting: "max_bytes"}
+		return &LimitError{What: fmt.Sprintf("the rendered output (%d bytes as JSON) exceeds %d bytes", n, l.MaxBytes), Setting: "max_bytes"}
 	case res.Error != "":
 		return &JobError{Text: res.Error}
 	}
