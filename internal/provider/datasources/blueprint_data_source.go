@@ -110,8 +110,7 @@ func (d *blueprintDataSource) ValidateConfig(ctx context.Context, req datasource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	shared.CheckOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	shared.CheckOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, shared.ComponentSourceNames, &resp.Diagnostics)
+	shared.CheckSources(m.Blueprint, m.ComponentDescriptor, &resp.Diagnostics)
 }
 
 func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

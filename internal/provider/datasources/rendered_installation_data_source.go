@@ -132,8 +132,7 @@ func (d *RenderedInstallationDataSource) ValidateConfig(ctx context.Context, req
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	shared.CheckOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	shared.CheckOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, shared.ComponentSourceNames, &resp.Diagnostics)
+	shared.CheckSources(m.Blueprint, m.ComponentDescriptor, &resp.Diagnostics)
 }
 
 func (d *RenderedInstallationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -28,6 +28,5 @@ func (r *InstallationResource) ValidateConfig(ctx context.Context, req resource.
 		resp.Diagnostics.AddAttributeError(path.Root("manifest_objects"), "Invalid Attribute Combination",
 			"manifest_objects holds the objects a manifest refers to; set manifest too, or remove manifest_objects")
 	}
-	shared.CheckOneOf(m.Blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, &resp.Diagnostics)
-	shared.CheckOneOf(m.ComponentDescriptor, path.Root("component_descriptor"), false, shared.ComponentSourceNames, &resp.Diagnostics)
+	shared.CheckSources(m.Blueprint, m.ComponentDescriptor, &resp.Diagnostics)
 }

@@ -11,8 +11,7 @@ import (
 )
 
 // CheckOneOf reports unless exactly one of names is set in o (unknown
-// values count as set). A null o is fine unless required. Data sources
-// share it for the same attributes.
+// values count as set). A null o is fine unless required.
 func CheckOneOf(o types.Object, p path.Path, required bool, names []string, diags *diag.Diagnostics) {
 	if o.IsUnknown() || (o.IsNull() && !required) {
 		return
@@ -31,3 +30,12 @@ func CheckOneOf(o types.Object, p path.Path, required bool, names []string, diag
 }
 
 func isNull(v attr.Value) bool { return v == nil || v.IsNull() }
+
+// CheckSources checks the blueprint and component_descriptor attributes
+// that the installation resource and both blueprint data sources share:
+// a blueprint from exactly one source, a component descriptor from at
+// most one.
+func CheckSources(blueprint, componentDescriptor types.Object, diags *diag.Diagnostics) {
+	CheckOneOf(blueprint, path.Root("blueprint"), true, []string{"path", "inline", "ref"}, diags)
+	CheckOneOf(componentDescriptor, path.Root("component_descriptor"), false, ComponentSourceNames, diags)
+}
