@@ -18,7 +18,6 @@ import (
 // else has the key; an import reads without it).
 func (e *accEnv) rewriteRecord(resourceName string, edit func(config map[string]any)) {
 	e.t.Helper()
-	p := e.inventoryParent(resourceName)
 	var rec inventory.Record
 	if err := json.Unmarshal(e.inventoryRecord(resourceName), &rec); err != nil {
 		e.t.Fatal(err)
@@ -31,6 +30,15 @@ func (e *accEnv) rewriteRecord(resourceName string, edit func(config map[string]
 		edit(cfg)
 		rec.Items[i].Config, _ = json.Marshal(cfg)
 	}
+	e.writeUnsignedRecord(resourceName, rec)
+}
+
+// writeUnsignedRecord puts rec into the installation's inventory parent
+// as its record, compressed as the provider writes it, without a
+// signature (nobody but the installation has the key).
+func (e *accEnv) writeUnsignedRecord(resourceName string, rec inventory.Record) {
+	e.t.Helper()
+	p := e.inventoryParent(resourceName)
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		e.t.Fatal(err)

@@ -1,17 +1,12 @@
 package provider
 
 import (
-	"bytes"
-	"compress/gzip"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
@@ -26,7 +21,6 @@ import (
 // dropped (an import reads without the key).
 func (e *accEnv) renameKeptTargets(resourceName, from, to string) {
 	e.t.Helper()
-	p := e.inventoryParent(resourceName)
 	var rec inventory.Record
 	if err := json.Unmarshal(e.inventoryRecord(resourceName), &rec); err != nil {
 		e.t.Fatal(err)
@@ -65,19 +59,7 @@ func (e *accEnv) renameKeptTargets(resourceName, from, to string) {
 	}
 	kept["snapshot"], _ = json.Marshal(snap)
 	rec.Kept, _ = json.Marshal(kept)
-	raw, err := json.Marshal(rec)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	var zipped bytes.Buffer
-	zw := gzip.NewWriter(&zipped)
-	_, _ = zw.Write(raw)
-	_ = zw.Close()
-	p.Data["record"] = zipped.Bytes()
-	delete(p.Data, "signature")
-	if _, err := e.kube.CoreV1().Secrets(p.Namespace).Update(context.Background(), p, metav1.UpdateOptions{}); err != nil {
-		e.t.Fatal(err)
-	}
+	e.writeUnsignedRecord(resourceName, rec)
 }
 
 // Issue 32 (1), second form: target_kubeconfigs has the cluster the
