@@ -63,8 +63,12 @@ func NewTransient(reason string, err error) error {
 }
 
 // KindOf returns the kind of err: Terminal if any error in its chain was
-// marked terminal or it is a context deadline, Transient otherwise.
+// marked terminal, it is a context deadline or it says a size limit was
+// exceeded (IsTooLarge, even when marked transient), Transient otherwise.
 func KindOf(err error) Kind {
+	if IsTooLarge(err) {
+		return Terminal
+	}
 	var c *classified
 	if errors.As(err, &c) {
 		return c.kind
@@ -78,10 +82,16 @@ func KindOf(err error) Kind {
 // IsTerminal reports whether err must end the flow at once.
 func IsTerminal(err error) bool { return err != nil && KindOf(err) == Terminal }
 
-// Reason returns the reason code attached to err, or "" if none.
+// Reason returns the reason code attached to err, or "" if none; an
+// error that says a size limit was exceeded (IsTooLarge) has
+// ReasonTooLarge unless it was marked terminal with a reason of its own.
 func Reason(err error) string {
 	var c *classified
-	if errors.As(err, &c) {
+	found := errors.As(err, &c)
+	if (!found || c.kind != Terminal) && IsTooLarge(err) {
+		return ReasonTooLarge
+	}
+	if found {
 		return c.reason
 	}
 	return ""

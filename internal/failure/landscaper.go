@@ -55,7 +55,7 @@ func FromLandscaperCodes(reason string, codes []string, err error) error {
 // would report them for it: the codes an external deployer reported
 // (FromLandscaperCodes), else those its reason implies — ERR_TIMEOUT for
 // every timeout, ERR_CONFIGURATION_PROBLEM for a terminal error of
-// invalid input, ERR_INTERNAL_PROBLEM for a panic. Nil when none applies.
+// invalid input (a size limit among them), ERR_INTERNAL_PROBLEM for a panic. Nil when none applies.
 func Codes(err error) []string {
 	var c *coded
 	if errors.As(err, &c) {
@@ -69,7 +69,7 @@ func Codes(err error) []string {
 		return []string{CodeTimeout}
 	case reason == ReasonPanic:
 		return []string{CodeInternalProblem}
-	case IsTerminal(err) && (strings.HasPrefix(reason, "Invalid") || reason == "UnknownDeployItemType"):
+	case IsTerminal(err) && (strings.HasPrefix(reason, "Invalid") || reason == "UnknownDeployItemType" || reason == ReasonTooLarge):
 		return []string{CodeConfigurationProblem}
 	}
 	return nil

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -104,7 +105,9 @@ func (r *Recorder) Close(ctx context.Context) error {
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("installation inventory: %v", errs)
+		// Wrapped, not flattened: package failure classifies what the
+		// API server said (a size limit is terminal).
+		return fmt.Errorf("installation inventory: %w", errors.Join(errs...))
 	}
 	return nil
 }
