@@ -67,8 +67,11 @@ type Record struct {
 	Kept json.RawMessage `json:"kept,omitempty"`
 	// Reconciled is the outcome of the last landscaper_reconcile job;
 	// the installation's next job of its own drops it.
-	Reconciled *Reconciled    `json:"reconciled,omitempty"`
-	Items      []RecordedItem `json:"items"`
+	Reconciled *Reconciled `json:"reconciled,omitempty"`
+	// Parts are the parts of a split record (version 2, parts.go), whose
+	// head holds no Items.
+	Parts []PartRef      `json:"parts,omitempty"`
+	Items []RecordedItem `json:"items"`
 }
 
 // RecordedItem is one deploy item as far as rebuilding needs it, and the group
@@ -222,15 +225,23 @@ func (c content) annotations(groupKinds, namespaces string) map[string]string {
 	}
 }
 
-// object is the parent as it is written: what the unstructured converter
-// made of the typed Secret (without its null creationTimestamp, which server-side
-// apply would take as a field this manager owns), built directly — the
-// converter's reflection cost more than the rest of a write but the gzip.
+// object is the parent as it is written in the single-Secret form: what
+// the unstructured converter made of the typed Secret (without its null
+// creationTimestamp, which server-side apply would take as a field this
+// manager owns), built directly — the converter's reflection cost more
+// than the rest of a write but the gzip.
 func (c content) object(name, namespace string) (*unstructured.Unstructured, error) {
 	record, signature, gks, nss, err := c.encodeSigned(namespace, name)
 	if err != nil {
 		return nil, err
 	}
+	return c.parentSecret(name, namespace, record, signature, gks, nss), nil
+}
+
+// parentSecret is the parent Secret name in namespace holding record (gzipped)
+// and its signature ("" for none), annotated with the members' group
+// kinds and other namespaces.
+func (c content) parentSecret(name, namespace string, record []byte, signature, gks, nss string) *unstructured.Unstructured {
 	data := map[string]any{recordKey: base64.StdEncoding.EncodeToString(record)}
 	if signature != "" {
 		data[signatureKey] = base64.StdEncoding.EncodeToString([]byte(signature))
@@ -247,7 +258,22 @@ func (c content) object(name, namespace string) (*unstructured.Unstructured, err
 		"metadata": map[string]any{"name": name, "namespace": namespace, "labels": labels, "annotations": annotations},
 		"type":     string(secretType),
 		"data":     data,
-	}}, nil
+	}}
+}
+
+// members are the group kinds and the namespaces other than namespace of
+// the items' objects, as the ApplySet annotations list them.
+func (c content) members(namespace string) (groupKinds, namespaces string) {
+	gks, nss := map[string]bool{}, map[string]bool{}
+	for _, e := range c.items {
+		for _, k := range e.kinds {
+			gks[k] = true
+		}
+		for _, ns := range e.namespaces {
+			nss[ns] = ns != namespace
+		}
+	}
+	return joinSorted(gks), joinSorted(nss)
 }
 
 // gzipWriters keeps the compressors between writes: each holds ~1.2 MB
@@ -279,7 +305,8 @@ func readRecord(s *corev1.Secret) (Record, error) {
 }
 
 // readRecordBytes decodes a parent's record and returns it with its
-// uncompressed bytes, which its signature covers.
+// uncompressed bytes, which its signature covers. Of a split record
+// (version 2) that is the head: its items are in its parts (readParts).
 func readRecordBytes(s *corev1.Secret) (rec Record, raw []byte, err error) {
 	raw, err = compress.Gunzip(s.Data[recordKey], maxRecordSize)
 	if err != nil {
@@ -288,9 +315,12 @@ func readRecordBytes(s *corev1.Secret) (rec Record, raw []byte, err error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return rec, raw, fmt.Errorf("inventory %s/%s: %w", s.Namespace, s.Name, err)
 	}
-	if rec.Version != recordVersion {
-		return rec, raw, fmt.Errorf("inventory %s/%s: %w: version %d (this provider writes version %d; a newer provider wrote it)",
-			s.Namespace, s.Name, errUnsupportedVersion, rec.Version, recordVersion)
+	if rec.Version == splitRecordVersion && len(rec.Items) > 0 {
+		return rec, raw, fmt.Errorf("inventory %s/%s: a split record's head lists items", s.Namespace, s.Name)
+	}
+	if rec.Version != recordVersion && rec.Version != splitRecordVersion {
+		return rec, raw, fmt.Errorf("inventory %s/%s: %w: version %d (this provider writes versions %d and %d; a newer provider wrote it)",
+			s.Namespace, s.Name, errUnsupportedVersion, rec.Version, recordVersion, splitRecordVersion)
 	}
 	return rec, raw, nil
 }

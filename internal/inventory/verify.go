@@ -47,6 +47,10 @@ type parentRead struct {
 	// signature of it (sign.go), "" when it has none.
 	raw       []byte
 	signature string
+	// parts are the part Secrets of the parent's name that exist (those
+	// of a split record and any a failed write left behind); nil when the
+	// record is not split, and they were not listed.
+	parts map[string]bool
 }
 
 // verify checks f's record against its signature under key in the
@@ -84,6 +88,18 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 	case err != nil:
 		f.ignored = "its record cannot be read: " + err.Error()
 		return f, nil //nolint:nilerr // ignored and reported, not a failure
+	}
+	if rec.Version == splitRecordVersion {
+		pr, err := readParts(ctx, client, name, rec)
+		f.parts = pr.existing
+		switch {
+		case errors.Is(err, errUnreadable):
+			f.ignored = "its record cannot be read: " + err.Error()
+			return f, nil
+		case err != nil:
+			return parentRead{}, err
+		}
+		rec.Items = pr.items
 	}
 	if why := foreignRecord(rec, f.instance, root); why != "" {
 		f.ignored = why

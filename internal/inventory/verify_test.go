@@ -162,7 +162,7 @@ func assertIgnored(t *testing.T, r *Recorder, why string) {
 // A record of another record version is an error, not ignored: a newer
 // provider wrote it, and overwriting it would lose what it records.
 func TestRecorder_LoadRefusesNewerRecordVersions(t *testing.T) {
-	_, _, err := loadFrom(t, plantedParent(t, func(_ *corev1.Secret, r *Record) { r.Version = 2 }))
+	_, _, err := loadFrom(t, plantedParent(t, func(_ *corev1.Secret, r *Record) { r.Version = splitRecordVersion + 1 }))
 	if err == nil || !strings.Contains(err.Error(), "a newer provider wrote it") {
 		t.Fatalf("Rebuild = %v, want an error about the record version", err)
 	}
@@ -181,13 +181,18 @@ func TestLoad_LeavesNewerInstancesRecords(t *testing.T) {
 }
 
 // No record is written that its reader would refuse: the writer refuses
-// a record beyond maxRecordSize, naming the limit.
+// a single-Secret record beyond maxRecordSize and a split one beyond
+// maxSplitRecordSize, naming the limit.
 func TestContent_RefusesRecordsBeyondTheBound(t *testing.T) {
 	// The size is checked before anything is encoded: the entry's bytes
 	// need not be JSON here.
 	c := content{installation: "root", instance: "i", items: []entry{{id: "root/big", raw: make([]byte, maxRecordSize)}}}
 	if _, err := c.object("n", "ns"); err == nil || !strings.Contains(err.Error(), "more than the 67108864 an inventory may hold") {
 		t.Fatalf("object = %v, want the record refused", err)
+	}
+	c.items[0].raw = make([]byte, maxSplitRecordSize)
+	if _, err := c.layout("n", "ns"); err == nil || !strings.Contains(err.Error(), "more than the 268435456 an inventory may hold") {
+		t.Fatalf("layout = %v, want the record refused", err)
 	}
 }
 

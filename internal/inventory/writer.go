@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -78,6 +79,15 @@ type parent struct {
 	// reconciled is the outcome a reconcile job records (Recorder.Reconciled);
 	// nil in every other job, whose writes drop an earlier one.
 	reconciled *Reconciled
+
+	// The part Secrets of a split record (parts.go), used by one write at
+	// a time: parts are those known to exist — read, listed, or written
+	// by this job — and referenced those the head on the cluster names,
+	// which are never deleted. partsListed: the cluster's parts were
+	// listed, so parts holds any a failed write left behind.
+	parts       map[string]bool
+	referenced  map[string]bool
+	partsListed bool
 }
 
 // newParent is the parent of root in c's cluster. Its writes ask for
@@ -98,7 +108,8 @@ func newParent(c *target.Clients, root, instance string) *parent {
 func newParentIn(client dynamic.ResourceInterface, namespace, root, instance string) *parent {
 	name := ParentName(root)
 	p := &parent{client: client, name: name, namespace: namespace,
-		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]entry{}}
+		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]entry{},
+		parts: map[string]bool{}, referenced: map[string]bool{}}
 	p.apply = func(ctx context.Context, s *unstructured.Unstructured) error {
 		_, err := client.Apply(ctx, s.GetName(), s, applyOptions)
 		return err
@@ -121,6 +132,14 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			return err
 		}
 		p.ignored, p.ignoredUID = f.ignored, f.uid
+		if f.parts != nil {
+			p.parts, p.partsListed = f.parts, true
+		}
+		if f.ignored == "" {
+			for _, ref := range f.rec.Parts {
+				p.referenced[ref.Name] = true
+			}
+		}
 		if p.key != nil && p.identify != nil {
 			if p.cluster, err = p.identify(ctx); err != nil {
 				return err
@@ -229,22 +248,114 @@ func (p *parent) contentLocked() content {
 	return c
 }
 
+// write writes the record of c: the parts the cluster does not hold yet,
+// then the parent, which makes them the record; the parts it no longer
+// names go later (collect), so that a write that fails half way leaves
+// the previous record whole.
 func (p *parent) write(ctx context.Context, c content) error {
-	u, err := c.object(p.name, p.namespace)
+	l, err := c.layout(p.name, p.namespace)
 	if err != nil {
 		return err
 	}
-	if err := p.apply(ctx, u); err != nil {
+	if len(l.parts) > 0 && !p.partsListed {
+		listed, err := listParts(ctx, p.client, p.name)
+		if err != nil {
+			return fmt.Errorf("writing %s/%s: listing its parts: %w", p.namespace, p.name, err)
+		}
+		for n := range listed {
+			p.parts[n] = true
+		}
+		p.partsListed = true
+	}
+	if err := p.writeParts(ctx, l.parts); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
 	}
+	if err := p.apply(ctx, l.parent); err != nil {
+		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
+	}
+	p.referenced = make(map[string]bool, len(l.parts))
+	for _, pt := range l.parts {
+		p.referenced[pt.ref.Name] = true
+	}
+	if len(p.parts)-len(p.referenced) > maxGarbage {
+		p.collect(ctx)
+	}
 	return nil
+}
+
+// maxGarbage is how many parts no head names a parent keeps before a
+// write deletes them; the rest go at close.
+const maxGarbage = 64
+
+// partWriters is how many parts one write writes at once.
+const partWriters = 4
+
+// writeParts writes those of parts the cluster does not hold, a few at a
+// time; a part that exists has the same content, which its name says.
+func (p *parent) writeParts(ctx context.Context, parts []part) error {
+	var todo []part
+	for _, pt := range parts {
+		if !p.parts[pt.ref.Name] {
+			todo = append(todo, pt)
+			p.parts[pt.ref.Name] = false // pending: dedupes a part named twice
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		next = make(chan part)
+	)
+	for range min(partWriters, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pt := range next {
+				err := p.apply(ctx, pt.object(p.name, p.namespace))
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, fmt.Errorf("part %s: %w", pt.ref.Name, err))
+				} else {
+					p.parts[pt.ref.Name] = true
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, pt := range todo {
+		next <- pt
+	}
+	close(next)
+	wg.Wait()
+	for n, ok := range p.parts {
+		if !ok {
+			delete(p.parts, n) // not written; it may exist (a failed write): the next write writes it again
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// collect deletes the parts no head on the cluster names. One it cannot
+// delete is tried again by the next collect; nothing reads it.
+func (p *parent) collect(ctx context.Context) {
+	for n := range p.parts {
+		if p.referenced[n] {
+			continue
+		}
+		if err := p.client.Delete(ctx, n, metav1.DeleteOptions{}); err == nil || apierrors.IsNotFound(err) {
+			delete(p.parts, n)
+		}
+	}
 }
 
 // close waits for the write in flight, then deletes the parent when no
 // item is left in it, or writes what is pending.
 func (p *parent) close(ctx context.Context) error {
 	p.openOnce.Lock()
-	opened, existed := p.opened, p.found || p.created
+	opened, existed, created := p.opened, p.found || p.created, p.created
 	p.openOnce.Unlock()
 	if !opened {
 		return nil // never read: nothing known to write, and never to delete
@@ -265,6 +376,15 @@ func (p *parent) close(ctx context.Context) error {
 		if !existed {
 			return nil // read as absent and never written: nothing to delete
 		}
+		// The parts first, the parent last: a destroy that fails half
+		// way leaves a parent whose record cannot be read, which the next
+		// apply replaces, never parts that nothing names.
+		for n := range p.parts {
+			if derr := p.client.Delete(ctx, n, metav1.DeleteOptions{}); derr != nil && !apierrors.IsNotFound(derr) {
+				return fmt.Errorf("deleting %s/%s: %w", p.namespace, n, derr)
+			}
+			delete(p.parts, n)
+		}
 		if derr := p.client.Delete(ctx, p.name, metav1.DeleteOptions{}); derr != nil && !apierrors.IsNotFound(derr) {
 			return fmt.Errorf("deleting %s/%s: %w", p.namespace, p.name, derr)
 		}
@@ -275,7 +395,12 @@ func (p *parent) close(ctx context.Context) error {
 		p.removed, p.keep = false, false
 		content := p.contentLocked()
 		p.mu.Unlock()
-		return p.write(ctx, content)
+		if err := p.write(ctx, content); err != nil {
+			return err
+		}
+	}
+	if created {
+		p.collect(ctx) // what the job's writes, or a failed one before, left behind
 	}
 	return nil
 }

@@ -1,0 +1,309 @@
+package inventory
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+)
+
+// A record larger than one Secret holds is split (version 2 of the
+// record). The parent Secret keeps the record's head — version,
+// installation, instance, what is kept for an import, the last reconcile —
+// and the list of its parts, each named with the SHA-256 of its content;
+// the items are in part Secrets, PartOfLabel naming the parent, each
+// holding a run of the items (sorted by ID, one JSON object a line,
+// gzipped; an item larger than a part is cut over consecutive parts).
+// The head's signature (sign.go) covers the head and through the digests
+// every part: a part that is missing, of another content or not a part
+// makes the record unreadable, and it is ignored as any other record that
+// cannot be read (fetch).
+//
+// A write changes the parent last but one step: it writes the parts the
+// head does not share with the one on the cluster, then the head, then
+// deletes the parts no head refers to any more. A write that fails half
+// way leaves the previous head and all its parts in place: the record on
+// the cluster is always one complete generation, and the next write of
+// the installation deletes what the failed one left behind.
+//
+// Where a part ends depends on the items in it only (cutAfter), so a
+// change of one item rewrites the one part that holds it — its neighbours
+// keep their content, their names and their Secrets — and an insertion
+// or removal moves at most the cuts around it.
+//
+// A record of at most maxPartSize bytes keeps the single-Secret form of
+// version 1, which every earlier provider reads.
+
+// PartOfLabel names, on a part Secret, the parent Secret whose record it
+// belongs to.
+const PartOfLabel = "landscaper.gardener.cloud/inventory-part-of"
+
+const (
+	partType           = corev1.SecretType("landscaper.gardener.cloud/inventory-part")
+	partKey            = "part"
+	splitRecordVersion = 2
+	// partTarget is the size a part has on average (uncompressed), and
+	// maxPartSize the most it may hold: gzip of incompressible data stays
+	// below the 1 MiB a Secret's data may hold, and the request below the
+	// API server's 3 MiB and etcd's 1.5 MiB.
+	partTarget  = 256 << 10
+	maxPartSize = 768 << 10
+	// maxParts and maxSplitRecordSize bound a split record, read and
+	// written alike: 256 MiB are about 400,000 items of a ConfigMap each.
+	maxParts           = 2048
+	maxSplitRecordSize = 256 << 20
+	// partsPage is how many parts one list of them returns at most.
+	partsPage = 16
+)
+
+// PartRef is one part of a split record as its head lists it.
+type PartRef struct {
+	// Name is the part Secret's name: the parent's, "-" and the first 20
+	// hex digits of Digest.
+	Name string `json:"name"`
+	// Digest is the hex SHA-256 of the part's content uncompressed, and
+	// Size its length.
+	Digest string `json:"sha256"`
+	Size   int    `json:"size"`
+}
+
+// part is one part of a record about to be written.
+type part struct {
+	ref PartRef
+	raw []byte
+}
+
+// partName is the name of the part of parent of content digest (hex).
+func partName(parent, digest string) string { return parent + "-" + digest[:20] }
+
+// cutAfter says whether a part ends after the item id of size bytes: with
+// the chance size/partTarget, decided by id alone (FNV-1a), so parts are
+// partTarget bytes on average and the same items end the same parts in
+// every write.
+func cutAfter(id string, size int) bool {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(id)) // never fails
+	return h.Sum64()%partTarget < uint64(size)
+}
+
+// split cuts the items (sorted by ID) of a split record into parts of
+// parent name.
+func (c content) split(name string) []part {
+	var out []part
+	var cur []byte
+	emit := func() {
+		sum := sha256.Sum256(cur)
+		digest := hex.EncodeToString(sum[:])
+		out = append(out, part{ref: PartRef{Name: partName(name, digest), Digest: digest, Size: len(cur)}, raw: cur})
+		cur = nil
+	}
+	for _, e := range c.items {
+		line := e.raw
+		for len(cur)+len(line)+1 > maxPartSize { // cut an item larger than what remains of the part
+			room := maxPartSize - len(cur)
+			cur = append(cur, line[:room]...)
+			line = line[room:]
+			emit()
+		}
+		cur = append(append(cur, line...), '\n')
+		if cutAfter(e.id, len(e.raw)+1) {
+			emit()
+		}
+	}
+	if len(cur) > 0 {
+		emit()
+	}
+	return out
+}
+
+// layout is a record as it is written: the parent Secret and, when it is
+// split, its parts.
+type layout struct {
+	parent *unstructured.Unstructured
+	parts  []part
+}
+
+// itemsSize is the size of the items' JSON.
+func (c content) itemsSize() int {
+	size := 0
+	for _, e := range c.items {
+		size += len(e.raw) + 1
+	}
+	return size
+}
+
+// layout is the record of the parent name in namespace as it is
+// written: one Secret when it fits (object), else a head and its parts.
+func (c content) layout(name, namespace string) (layout, error) {
+	size := c.itemsSize()
+	if size <= maxPartSize {
+		u, err := c.object(name, namespace)
+		return layout{parent: u}, err
+	}
+	if size > maxSplitRecordSize {
+		return layout{}, fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
+			"split the installation, so that fewer items deploy to one cluster", len(c.items), size, maxSplitRecordSize)
+	}
+	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
+	parts := c.split(name)
+	if len(parts) > maxParts {
+		return layout{}, fmt.Errorf("the record of %d deploy items needs %d parts, more than the %d an inventory may have; "+
+			"split the installation, so that fewer items deploy to one cluster", len(c.items), len(parts), maxParts)
+	}
+	refs := make([]PartRef, len(parts))
+	for i, pt := range parts {
+		refs[i] = pt.ref
+	}
+	head, err := json.Marshal(Record{Version: splitRecordVersion, Installation: c.installation, Instance: c.instance, Kept: c.kept,
+		Reconciled: c.reconciled, Parts: refs})
+	if err != nil {
+		return layout{}, err
+	}
+	signature := ""
+	if c.key != nil {
+		signature = Sign(c.key, c.cluster, namespace, name, head)
+	}
+	gks, nss := c.members(namespace)
+	u := c.parentSecret(name, namespace, gzipBytes(head), signature, gks, nss)
+	return layout{parent: u, parts: parts}, nil
+}
+
+// object is the part Secret of parent in namespace.
+func (pt part) object(parent, namespace string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": pt.ref.Name, "namespace": namespace,
+			"labels": map[string]any{PartOfLabel: parent}},
+		"type": string(partType),
+		"data": map[string]any{partKey: base64.StdEncoding.EncodeToString(gzipBytes(pt.raw))},
+	}}
+}
+
+// gzipBytes is b gzipped at the fastest level (gzipWriters).
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, ok := gzipWriters.Get().(*gzip.Writer)
+	if !ok { // the pool holds nothing else
+		zw, _ = gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	}
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
+	_, _ = zw.Write(b)
+	_ = zw.Close() // writes to a buffer: never fails
+	return buf.Bytes()
+}
+
+// partsRead is what reading the parts of a split record gave: the items,
+// and which part Secrets exist, referred to by the head or not.
+type partsRead struct {
+	items    []RecordedItem
+	existing map[string]bool
+}
+
+// errUnreadable is a split record whose parts do not make its items.
+var errUnreadable = errors.New("its parts do not make a record")
+
+// listParts returns the part Secrets of parent name by name.
+func listParts(ctx context.Context, client dynamic.ResourceInterface, name string) (map[string]*unstructured.Unstructured, error) {
+	out := map[string]*unstructured.Unstructured{}
+	opts := metav1.ListOptions{LabelSelector: PartOfLabel + "=" + name, Limit: partsPage}
+	for {
+		l, err := client.List(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range l.Items {
+			// Only what this package writes: a Secret that merely carries
+			// the label is neither read nor ever deleted.
+			u := &l.Items[i]
+			if t, _, _ := unstructured.NestedString(u.Object, "type"); t == string(partType) && strings.HasPrefix(u.GetName(), name+"-") {
+				out[u.GetName()] = u
+			}
+		}
+		if opts.Continue = l.GetContinue(); opts.Continue == "" || len(out) > maxParts*2 {
+			return out, nil
+		}
+	}
+}
+
+// readParts reads the items of the split record rec of parent name from
+// its parts. A part that is missing, not a part or of other content is
+// an errUnreadable; an error of the API server is returned as it is.
+func readParts(ctx context.Context, client dynamic.ResourceInterface, name string, rec Record) (partsRead, error) {
+	if len(rec.Parts) > maxParts {
+		return partsRead{}, fmt.Errorf("%w: %d parts, more than %d", errUnreadable, len(rec.Parts), maxParts)
+	}
+	total := 0
+	for _, ref := range rec.Parts {
+		if ref.Size <= 0 || ref.Size > maxPartSize || len(ref.Digest) != sha256.Size*2 || ref.Name != partName(name, ref.Digest) {
+			return partsRead{}, fmt.Errorf("%w: part %q is not one this provider writes", errUnreadable, ref.Name)
+		}
+		total += ref.Size
+	}
+	if total > maxSplitRecordSize {
+		return partsRead{}, fmt.Errorf("%w: %d bytes, more than %d", errUnreadable, total, maxSplitRecordSize)
+	}
+	listed, err := listParts(ctx, client, name)
+	if err != nil {
+		return partsRead{}, fmt.Errorf("reading the parts of the installation inventory %s: %w", name, err)
+	}
+	out := partsRead{existing: make(map[string]bool, len(listed))}
+	for n := range listed {
+		out.existing[n] = true
+	}
+	body := make([]byte, 0, total)
+	for _, ref := range rec.Parts {
+		raw, err := partContent(listed[ref.Name], ref)
+		if err != nil {
+			return out, fmt.Errorf("%w: part %s: %w", errUnreadable, ref.Name, err)
+		}
+		body = append(body, raw...)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	for {
+		var it RecordedItem
+		if err := dec.Decode(&it); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return out, fmt.Errorf("%w: %w", errUnreadable, err)
+		}
+		out.items = append(out.items, it)
+	}
+	return out, nil
+}
+
+// partContent is the content of the part Secret u that ref names.
+func partContent(u *unstructured.Unstructured, ref PartRef) ([]byte, error) {
+	if u == nil {
+		return nil, errors.New("it is missing")
+	}
+	enc, _, _ := unstructured.NestedString(u.Object, "data", partKey)
+	gz, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		return nil, fmt.Errorf("its data is not base64: %w", err)
+	}
+	raw, err := compress.Gunzip(gz, int64(ref.Size))
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != ref.Digest {
+		return nil, errors.New("its content is not the one the record's head names")
+	}
+	return raw, nil
+}
