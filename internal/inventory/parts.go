@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -83,10 +83,42 @@ type PartRef struct {
 	Size   int    `json:"size"`
 }
 
-// part is one part of a record about to be written.
+// part is one part of a record about to be written: its segments, and
+// their bytes once they were needed (content).
 type part struct {
-	ref PartRef
-	raw []byte
+	ref  PartRef
+	segs []segment
+	raw  []byte
+}
+
+// segment is the bytes [from, to) of an item's line — its JSON and "\n" —
+// in a part: a whole line, or a piece of one larger than a part.
+type segment struct {
+	raw      []byte
+	from, to int
+}
+
+// content is the part's bytes.
+func (pt *part) content() []byte {
+	if pt.raw == nil {
+		pt.raw = make([]byte, 0, pt.ref.Size)
+		for _, sg := range pt.segs {
+			pt.raw = appendLine(pt.raw, sg)
+		}
+	}
+	return pt.raw
+}
+
+// appendLine appends the bytes of sg to b.
+func appendLine(b []byte, sg segment) []byte {
+	end := min(sg.to, len(sg.raw))
+	if sg.from < end {
+		b = append(b, sg.raw[sg.from:end]...)
+	}
+	if sg.to > len(sg.raw) {
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // partName is the name of the part of parent of content digest (hex).
@@ -102,34 +134,85 @@ func cutAfter(id string, size int) bool {
 	return h.Sum64()%partTarget < uint64(size)
 }
 
-// split cuts the items (sorted by ID) of a split record into parts of
-// parent name.
-func (c content) split(name string) []part {
+// partCache is what the last split of a parent made of its parts, by
+// the first bytes of each: a part of the same segments of the same
+// entries (an entry's bytes never change: a changed item is a new entry)
+// has the same content, which is neither copied nor hashed again.
+type partCache map[segKey]part
+
+// segKey names a segment by its entry's bytes and where it starts in
+// them.
+type segKey struct {
+	first *byte
+	from  int
+}
+
+func keyOf(sg segment) segKey { return segKey{first: firstByte(sg.raw), from: sg.from} }
+
+// firstByte is the address of b's bytes, nil for none: entries are told
+// apart by it.
+func firstByte(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
+}
+
+// sameSegments reports whether a and b are the same bytes of the same
+// entries.
+func sameSegments(a, b []segment) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if firstByte(a[i].raw) == nil || firstByte(a[i].raw) != firstByte(b[i].raw) || len(a[i].raw) != len(b[i].raw) ||
+			a[i].from != b[i].from || a[i].to != b[i].to {
+			return false
+		}
+	}
+	return true
+}
+
+// split cuts the items (sorted by ID) of a
+// split record into parts of parent name; cache is what the last split
+// made, and split returns what this one made.
+func (c content) split(name string, cache partCache) ([]part, partCache) {
 	var out []part
-	var cur []byte
+	next := make(partCache, len(cache))
+	var segs []segment
+	size := 0
 	emit := func() {
-		sum := sha256.Sum256(cur)
-		digest := hex.EncodeToString(sum[:])
-		out = append(out, part{ref: PartRef{Name: partName(name, digest), Digest: digest, Size: len(cur)}, raw: cur})
-		cur = nil
+		if old, ok := cache[keyOf(segs[0])]; ok && sameSegments(old.segs, segs) {
+			out = append(out, part{ref: old.ref, segs: old.segs})
+		} else {
+			pt := part{segs: segs, ref: PartRef{Size: size}}
+			sum := sha256.Sum256(pt.content())
+			pt.ref.Digest = hex.EncodeToString(sum[:])
+			pt.ref.Name = partName(name, pt.ref.Digest)
+			out = append(out, pt)
+		}
+		next[keyOf(segs[0])] = part{ref: out[len(out)-1].ref, segs: segs}
+		segs, size = nil, 0
 	}
 	for _, e := range c.items {
-		line := e.raw
-		for len(cur)+len(line)+1 > maxPartSize { // cut an item larger than what remains of the part
-			room := maxPartSize - len(cur)
-			cur = append(cur, line[:room]...)
-			line = line[room:]
+		line := len(e.raw) + 1
+		from := 0
+		for size+line-from > maxPartSize { // cut an item larger than what remains of the part
+			room := maxPartSize - size
+			segs = append(segs, segment{raw: e.raw, from: from, to: from + room})
+			from, size = from+room, maxPartSize
 			emit()
 		}
-		cur = append(append(cur, line...), '\n')
-		if cutAfter(e.id, len(e.raw)+1) {
+		segs = append(segs, segment{raw: e.raw, from: from, to: line})
+		size += line - from
+		if cutAfter(e.id, line) {
 			emit()
 		}
 	}
-	if len(cur) > 0 {
+	if len(segs) > 0 {
 		emit()
 	}
-	return out
+	return out, next
 }
 
 // layout is a record as it is written: the parent Secret and, when it is
@@ -137,6 +220,7 @@ func (c content) split(name string) []part {
 type layout struct {
 	parent *unstructured.Unstructured
 	parts  []part
+	cache  partCache
 }
 
 // itemsSize is the size of the items' JSON.
@@ -150,7 +234,9 @@ func (c content) itemsSize() int {
 
 // layout is the record of the parent name in namespace as it is
 // written: one Secret when it fits (object), else a head and its parts.
-func (c content) layout(name, namespace string) (layout, error) {
+// cache is what the last layout of the parent split (nil: none); the
+// returned layout holds what this one did.
+func (c content) layout(name, namespace string, cache partCache) (layout, error) {
 	size := c.itemsSize()
 	if size <= maxPartSize {
 		u, err := c.object(name, namespace)
@@ -160,8 +246,8 @@ func (c content) layout(name, namespace string) (layout, error) {
 		return layout{}, fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
 			"split the installation, so that fewer items deploy to one cluster", len(c.items), size, maxSplitRecordSize)
 	}
-	sort.Slice(c.items, func(i, j int) bool { return c.items[i].id < c.items[j].id })
-	parts := c.split(name)
+	slices.SortFunc(c.items, func(a, b entry) int { return strings.Compare(a.id, b.id) })
+	parts, next := c.split(name, cache)
 	if len(parts) > maxParts {
 		return layout{}, fmt.Errorf("the record of %d deploy items needs %d parts, more than the %d an inventory may have; "+
 			"split the installation, so that fewer items deploy to one cluster", len(c.items), len(parts), maxParts)
@@ -181,17 +267,17 @@ func (c content) layout(name, namespace string) (layout, error) {
 	}
 	gks, nss := c.members(namespace)
 	u := c.parentSecret(name, namespace, gzipBytes(head), signature, gks, nss)
-	return layout{parent: u, parts: parts}, nil
+	return layout{parent: u, parts: parts, cache: next}, nil
 }
 
 // object is the part Secret of parent in namespace.
-func (pt part) object(parent, namespace string) *unstructured.Unstructured {
+func (pt *part) object(parent, namespace string) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Secret",
 		"metadata": map[string]any{"name": pt.ref.Name, "namespace": namespace,
 			"labels": map[string]any{PartOfLabel: parent}},
 		"type": string(partType),
-		"data": map[string]any{partKey: base64.StdEncoding.EncodeToString(gzipBytes(pt.raw))},
+		"data": map[string]any{partKey: base64.StdEncoding.EncodeToString(gzipBytes(pt.content()))},
 	}}
 }
 

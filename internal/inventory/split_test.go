@@ -121,7 +121,9 @@ func TestSplitRecord_100000Items(t *testing.T) {
 	}
 	for _, i := range []int{0, 1, n / 2, n - 1} {
 		want := configMapItem(i, "")
-		if !slices.ContainsFunc(f.rec.Items, func(it RecordedItem) bool { return it.ID == want.ID && string(it.ProviderStatus) == string(want.ProviderStatus) }) {
+		if !slices.ContainsFunc(f.rec.Items, func(it RecordedItem) bool {
+			return it.ID == want.ID && string(it.ProviderStatus) == string(want.ProviderStatus)
+		}) {
 			t.Errorf("item %s is not read back as written", want.ID)
 		}
 	}

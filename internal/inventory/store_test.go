@@ -2,8 +2,8 @@ package inventory
 
 import (
 	"context"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -23,10 +23,13 @@ type secretStore struct {
 	mu                        sync.Mutex
 	objs                      map[string]*unstructured.Unstructured
 	applies, lists, deletes   int
+	sent                      int // bytes of data (base64) applied
 	failApply                 func(name string) error
 }
 
-func newSecretStore() *secretStore { return &secretStore{objs: map[string]*unstructured.Unstructured{}} }
+func newSecretStore() *secretStore {
+	return &secretStore{objs: map[string]*unstructured.Unstructured{}}
+}
 
 func (s *secretStore) Apply(_ context.Context, name string, obj *unstructured.Unstructured, _ metav1.ApplyOptions, _ ...string) (*unstructured.Unstructured, error) {
 	s.mu.Lock()
@@ -37,6 +40,10 @@ func (s *secretStore) Apply(_ context.Context, name string, obj *unstructured.Un
 		}
 	}
 	s.applies++
+	data, _, _ := unstructured.NestedStringMap(obj.Object, "data")
+	for _, v := range data {
+		s.sent += len(v)
+	}
 	s.objs[name] = obj.DeepCopy()
 	return obj, nil
 }

@@ -191,7 +191,7 @@ func TestContent_RefusesRecordsBeyondTheBound(t *testing.T) {
 		t.Fatalf("object = %v, want the record refused", err)
 	}
 	c.items[0].raw = make([]byte, maxSplitRecordSize)
-	if _, err := c.layout("n", "ns"); err == nil || !strings.Contains(err.Error(), "more than the 268435456 an inventory may hold") {
+	if _, err := c.layout("n", "ns", nil); err == nil || !strings.Contains(err.Error(), "more than the 268435456 an inventory may hold") {
 		t.Fatalf("layout = %v, want the record refused", err)
 	}
 }

@@ -88,6 +88,8 @@ type parent struct {
 	parts       map[string]bool
 	referenced  map[string]bool
 	partsListed bool
+	// split is what the last write split (parts.go).
+	split partCache
 }
 
 // newParent is the parent of root in c's cluster. Its writes ask for
@@ -253,7 +255,7 @@ func (p *parent) contentLocked() content {
 // names go later (collect), so that a write that fails half way leaves
 // the previous record whole.
 func (p *parent) write(ctx context.Context, c content) error {
-	l, err := c.layout(p.name, p.namespace)
+	l, err := c.layout(p.name, p.namespace, p.split)
 	if err != nil {
 		return err
 	}
@@ -273,6 +275,7 @@ func (p *parent) write(ctx context.Context, c content) error {
 	if err := p.apply(ctx, l.parent); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", p.namespace, p.name, err)
 	}
+	p.split = l.cache
 	p.referenced = make(map[string]bool, len(l.parts))
 	for _, pt := range l.parts {
 		p.referenced[pt.ref.Name] = true
