@@ -70,8 +70,11 @@ type Record struct {
 	Reconciled *Reconciled `json:"reconciled,omitempty"`
 	// Parts are the parts of a split record (version 2, parts.go), whose
 	// head holds no Items.
-	Parts []PartRef      `json:"parts,omitempty"`
-	Items []RecordedItem `json:"items"`
+	Parts []PartRef `json:"parts,omitempty"`
+	// KeptParts hold Kept of a split record when it is larger than its
+	// head holds (parts.go).
+	KeptParts []PartRef      `json:"keptParts,omitempty"`
+	Items     []RecordedItem `json:"items"`
 }
 
 // RecordedItem is one deploy item as far as rebuilding needs it, and the group

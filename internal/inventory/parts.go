@@ -25,7 +25,8 @@ import (
 
 // A record larger than one Secret holds is split (version 2 of the
 // record). The parent Secret keeps the record's head — version,
-// installation, instance, what is kept for an import, the last reconcile —
+// installation, instance, the last reconcile, what is kept for an import
+// up to maxInlineKept (beyond, it is in parts of its own: KeptParts) —
 // and the list of its parts, each named with the SHA-256 of its content;
 // the items are in part Secrets, PartOfLabel naming the parent, each
 // holding a run of the items (sorted by ID, one JSON object a line,
@@ -237,7 +238,7 @@ func (c content) itemsSize() int {
 // cache is what the last layout of the parent split (nil: none); the
 // returned layout holds what this one did.
 func (c content) layout(name, namespace string, cache partCache) (layout, error) {
-	size := c.itemsSize()
+	size := c.itemsSize() + len(c.kept)
 	if size <= maxPartSize {
 		u, err := c.object(name, namespace)
 		return layout{parent: u}, err
@@ -248,26 +249,59 @@ func (c content) layout(name, namespace string, cache partCache) (layout, error)
 	}
 	slices.SortFunc(c.items, func(a, b entry) int { return strings.Compare(a.id, b.id) })
 	parts, next := c.split(name, cache)
+	head := Record{Version: splitRecordVersion, Installation: c.installation, Instance: c.instance, Reconciled: c.reconciled}
+	if len(c.kept) <= maxInlineKept {
+		head.Kept = c.kept
+	} else {
+		kept := keptParts(name, c.kept, cache, next)
+		for _, pt := range kept {
+			head.KeptParts = append(head.KeptParts, pt.ref)
+		}
+		parts = append(parts, kept...)
+	}
 	if len(parts) > maxParts {
 		return layout{}, fmt.Errorf("the record of %d deploy items needs %d parts, more than the %d an inventory may have; "+
 			"split the installation, so that fewer items deploy to one cluster", len(c.items), len(parts), maxParts)
 	}
-	refs := make([]PartRef, len(parts))
-	for i, pt := range parts {
-		refs[i] = pt.ref
+	for _, pt := range parts[:len(parts)-len(head.KeptParts)] {
+		head.Parts = append(head.Parts, pt.ref)
 	}
-	head, err := json.Marshal(Record{Version: splitRecordVersion, Installation: c.installation, Instance: c.instance, Kept: c.kept,
-		Reconciled: c.reconciled, Parts: refs})
+	raw, err := json.Marshal(head)
 	if err != nil {
 		return layout{}, err
 	}
 	signature := ""
 	if c.key != nil {
-		signature = Sign(c.key, c.cluster, namespace, name, head)
+		signature = Sign(c.key, c.cluster, namespace, name, raw)
 	}
 	gks, nss := c.members(namespace)
-	u := c.parentSecret(name, namespace, gzipBytes(head), signature, gks, nss)
+	u := c.parentSecret(name, namespace, gzipBytes(raw), signature, gks, nss)
 	return layout{parent: u, parts: parts, cache: next}, nil
+}
+
+// maxInlineKept is the most of what is kept for an import (Record.Kept)
+// a split record's head holds itself; more goes to parts of its own.
+const maxInlineKept = 64 << 10
+
+// keptParts cuts what is kept for an import, kept, into parts of parent
+// name of maxPartSize each (it changes as a whole, once a job), reusing
+// those cache holds and adding them to next.
+func keptParts(name string, kept []byte, cache, next partCache) []part {
+	var out []part
+	for from := 0; from < len(kept); from += maxPartSize {
+		sg := segment{raw: kept, from: from, to: min(from+maxPartSize, len(kept))}
+		pt := part{segs: []segment{sg}, ref: PartRef{Size: sg.to - sg.from}}
+		if old, ok := cache[keyOf(sg)]; ok && sameSegments(old.segs, pt.segs) {
+			pt.ref = old.ref
+		} else {
+			sum := sha256.Sum256(pt.content())
+			pt.ref.Digest = hex.EncodeToString(sum[:])
+			pt.ref.Name = partName(name, pt.ref.Digest)
+		}
+		next[keyOf(sg)] = part{ref: pt.ref, segs: pt.segs}
+		out = append(out, pt)
+	}
+	return out
 }
 
 // object is the part Secret of parent in namespace.
@@ -296,9 +330,11 @@ func gzipBytes(b []byte) []byte {
 }
 
 // partsRead is what reading the parts of a split record gave: the items,
-// and which part Secrets exist, referred to by the head or not.
+// what is kept for an import, and which part Secrets exist, referred to
+// by the head or not.
 type partsRead struct {
 	items    []RecordedItem
+	kept     json.RawMessage
 	existing map[string]bool
 }
 
@@ -332,11 +368,15 @@ func listParts(ctx context.Context, client dynamic.ResourceInterface, name strin
 // its parts. A part that is missing, not a part or of other content is
 // an errUnreadable; an error of the API server is returned as it is.
 func readParts(ctx context.Context, client dynamic.ResourceInterface, name string, rec Record) (partsRead, error) {
-	if len(rec.Parts) > maxParts {
-		return partsRead{}, fmt.Errorf("%w: %d parts, more than %d", errUnreadable, len(rec.Parts), maxParts)
+	refs := append(slices.Clip(rec.Parts), rec.KeptParts...)
+	if len(refs) > maxParts {
+		return partsRead{}, fmt.Errorf("%w: %d parts, more than %d", errUnreadable, len(refs), maxParts)
+	}
+	if len(rec.KeptParts) > 0 && len(rec.Kept) > 0 {
+		return partsRead{}, fmt.Errorf("%w: its head holds what is kept and names parts of it", errUnreadable)
 	}
 	total := 0
-	for _, ref := range rec.Parts {
+	for _, ref := range refs {
 		if ref.Size <= 0 || ref.Size > maxPartSize || len(ref.Digest) != sha256.Size*2 || ref.Name != partName(name, ref.Digest) {
 			return partsRead{}, fmt.Errorf("%w: part %q is not one this provider writes", errUnreadable, ref.Name)
 		}
@@ -353,13 +393,20 @@ func readParts(ctx context.Context, client dynamic.ResourceInterface, name strin
 	for n := range listed {
 		out.existing[n] = true
 	}
-	body := make([]byte, 0, total)
-	for _, ref := range rec.Parts {
-		raw, err := partContent(listed[ref.Name], ref)
-		if err != nil {
-			return out, fmt.Errorf("%w: part %s: %w", errUnreadable, ref.Name, err)
+	read := func(refs []PartRef) ([]byte, error) {
+		var body []byte
+		for _, ref := range refs {
+			raw, err := partContent(listed[ref.Name], ref)
+			if err != nil {
+				return nil, fmt.Errorf("%w: part %s: %w", errUnreadable, ref.Name, err)
+			}
+			body = append(body, raw...)
 		}
-		body = append(body, raw...)
+		return body, nil
+	}
+	body, err := read(rec.Parts)
+	if err != nil {
+		return out, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	for {
@@ -370,6 +417,16 @@ func readParts(ctx context.Context, client dynamic.ResourceInterface, name strin
 			return out, fmt.Errorf("%w: %w", errUnreadable, err)
 		}
 		out.items = append(out.items, it)
+	}
+	if len(rec.KeptParts) > 0 {
+		kept, err := read(rec.KeptParts)
+		if err != nil {
+			return out, err
+		}
+		if !json.Valid(kept) {
+			return out, fmt.Errorf("%w: what it keeps for an import is not JSON", errUnreadable)
+		}
+		out.kept = kept
 	}
 	return out, nil
 }

@@ -320,3 +320,35 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// What a split record keeps for an import (Recorder.Keep) beyond what its
+// head holds goes to parts of its own, which the head's signature covers
+// as well: read back whole, and unchanged it is not written again.
+func TestSplitRecord_KeptInParts(t *testing.T) {
+	store := newSecretStore()
+	p := openedSplit(t, store, testKey(6))
+	c := setItems(t, p, 3000, same("1"))
+	kept := []byte(`{"snapshot":"` + strings.Repeat("0123456789abcdef", 150_000) + `"}`) // 2.4 MB
+	c.kept = kept
+	if err := p.write(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	f := readBack(t, store)
+	if len(f.rec.KeptParts) < 3 || string(f.rec.Kept) != string(kept) || len(f.rec.Items) != 3000 {
+		t.Fatalf("kept in %d parts, read back %d bytes (want %d) and %d items", len(f.rec.KeptParts), len(f.rec.Kept), len(kept), len(f.rec.Items))
+	}
+	if err := f.verify(testKey(6), "", "ns", p.name); err != nil {
+		t.Fatal(err)
+	}
+	applies := store.applies
+	if err := p.write(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.applies - applies; got != 1 {
+		t.Errorf("an unchanged record wrote %d Secrets, want the head alone", got)
+	}
+	delete(store.objs, f.rec.KeptParts[1].Name)
+	if f, err := fetch(context.Background(), store, "ns", p.name, "root"); err != nil || !strings.Contains(f.ignored, "it is missing") {
+		t.Fatalf("a missing part of what is kept: fetch = %v, ignored %q", err, f.ignored)
+	}
+}

@@ -100,6 +100,9 @@ func fetch(ctx context.Context, client dynamic.ResourceInterface, namespace, nam
 			return parentRead{}, err
 		}
 		rec.Items = pr.items
+		if pr.kept != nil {
+			rec.Kept = pr.kept
+		}
 	}
 	if why := foreignRecord(rec, f.instance, root); why != "" {
 		f.ignored = why

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -138,7 +139,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			p.parts, p.partsListed = f.parts, true
 		}
 		if f.ignored == "" {
-			for _, ref := range f.rec.Parts {
+			for _, ref := range append(slices.Clip(f.rec.Parts), f.rec.KeptParts...) {
 				p.referenced[ref.Name] = true
 			}
 		}
