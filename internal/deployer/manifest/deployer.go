@@ -125,16 +125,18 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 }
 
 // Validate implements deployer.Deployer: the configuration and every
-// manifest in it must decode as Apply decodes them.
+// manifest in it must decode as Apply decodes them, and no object may be
+// larger than the API server takes (checkSizes).
 func (d *Deployer) Validate(config json.RawMessage) error {
 	cfg, err := ParseConfig(config)
 	if err != nil {
 		return err
 	}
-	if _, err := DecodeManifests("", cfg.Manifests); err != nil {
+	desired, err := DecodeManifests("", cfg.Manifests)
+	if err != nil {
 		return invalid(err)
 	}
-	return nil
+	return checkSizes(cfg.Manifests, desired)
 }
 
 // itemError names the deploy item; the failure class is kept.
