@@ -284,12 +284,13 @@ func (c content) layout(name, namespace string, cache partCache) (layout, error)
 const maxInlineKept = 64 << 10
 
 // keptParts cuts what is kept for an import, kept, into parts of parent
-// name of maxPartSize each (it changes as a whole, once a job), reusing
-// those cache holds and adding them to next.
+// name where its bytes say (keptCut), so that a change in one place of it
+// changes the parts around that place only; it reuses the parts cache
+// holds and adds them to next.
 func keptParts(name string, kept []byte, cache, next partCache) []part {
 	var out []part
-	for from := 0; from < len(kept); from += maxPartSize {
-		sg := segment{raw: kept, from: from, to: min(from+maxPartSize, len(kept))}
+	for from := 0; from < len(kept); {
+		sg := segment{raw: kept, from: from, to: from + keptCut(kept[from:])}
 		pt := part{segs: []segment{sg}, ref: PartRef{Size: sg.to - sg.from}}
 		if old, ok := cache[keyOf(sg)]; ok && sameSegments(old.segs, pt.segs) {
 			pt.ref = old.ref
@@ -300,8 +301,47 @@ func keptParts(name string, kept []byte, cache, next partCache) []part {
 		}
 		next[keyOf(sg)] = part{ref: pt.ref, segs: pt.segs}
 		out = append(out, pt)
+		from = sg.to
 	}
 	return out
+}
+
+// Content-defined cuts of what is kept (a gear hash, as in FastCDC):
+// after keptMin bytes a part ends where the hash of the bytes before has
+// its low bits zero — about every keptMask+1 bytes — and at maxPartSize
+// at most. The same bytes end a part wherever they are, so an insertion
+// or change moves the cuts around it only.
+const (
+	keptMin  = 64 << 10
+	keptMask = 1<<18 - 1
+)
+
+// gear holds a fixed pseudo-random number for every byte (splitmix64).
+var gear = func() (g [256]uint64) {
+	x := uint64(0x6c616e6473636170) // fixed: the cuts must not change between versions
+	for i := range g {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		g[i] = z ^ z>>31
+	}
+	return g
+}()
+
+// keptCut is the length of the part that starts at b.
+func keptCut(b []byte) int {
+	if len(b) <= keptMin {
+		return len(b)
+	}
+	var h uint64
+	for i := keptMin; i < len(b) && i < maxPartSize; i++ {
+		h = h<<1 + gear[b[i]]
+		if h&keptMask == 0 {
+			return i + 1
+		}
+	}
+	return min(len(b), maxPartSize)
 }
 
 // object is the part Secret of parent in namespace.

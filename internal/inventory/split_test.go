@@ -352,3 +352,36 @@ func TestSplitRecord_KeptInParts(t *testing.T) {
 		t.Fatalf("a missing part of what is kept: fetch = %v, ignored %q", err, f.ignored)
 	}
 }
+
+// A change in one place of what is kept rewrites the parts around it
+// only: the cuts follow the bytes, not their offsets.
+func TestKeptParts_ChangeStaysLocal(t *testing.T) {
+	var b strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&b, `{"item":%d,"job":"%x"},`, i, sha256.Sum256([]byte(fmt.Sprint(i))))
+	}
+	before := []byte(b.String())
+	after := append([]byte(`{"inserted":true},`), before...) // everything moves
+	after[len(after)/2] = 'X'
+	names := func(kept []byte) map[string]bool {
+		out := map[string]bool{}
+		for _, pt := range keptParts("p", kept, nil, partCache{}) {
+			if pt.ref.Size > maxPartSize {
+				t.Fatalf("a part of %d bytes", pt.ref.Size)
+			}
+			out[pt.ref.Name] = true
+		}
+		return out
+	}
+	was, is := names(before), names(after)
+	changed := 0
+	for n := range is {
+		if !was[n] {
+			changed++
+		}
+	}
+	if len(was) < 10 || changed > 4 {
+		t.Fatalf("%d parts before; a change at the start and one in the middle changed %d of %d parts, want at most 4", len(was), changed, len(is))
+	}
+	t.Logf("%d parts; two changes rewrote %d", len(is), changed)
+}
