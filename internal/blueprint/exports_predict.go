@@ -16,6 +16,9 @@ import (
 type PlannedExports struct {
 	Known   map[string]any
 	Unknown []string
+	// NoTargets says the blueprint declares no target export, so the
+	// apply exports no target.
+	NoTargets bool
 }
 
 // standIn is what an unknown input holds while the export executions run
@@ -56,9 +59,10 @@ func (b *Blueprint) PredictExports(ctx context.Context, in ExportInput, unknown 
 			return PlannedExports{}, false
 		}
 	}
-	out := PlannedExports{Known: map[string]any{}}
+	out := PlannedExports{Known: map[string]any{}, NoTargets: true}
 	for _, def := range b.Exports {
 		if def.Type != ImportTypeData {
+			out.NoTargets = false
 			continue
 		}
 		v1, ok1 := first[def.Name]

@@ -71,6 +71,9 @@ func (r *InstallationResource) planExports(ctx context.Context, plan *shared.Ins
 		return
 	}
 	plan.Exports, plan.SensitiveExportValues = exports, secretValues
+	if predicted.NoTargets {
+		plan.TargetExports = types.MapValueMust(types.StringType, map[string]attr.Value{})
+	}
 }
 
 // checkPlannedExports reports an apply whose exports are not what the
