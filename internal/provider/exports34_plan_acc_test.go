@@ -48,12 +48,13 @@ func afterField(t *testing.T, raw json.RawMessage, name string) any {
 	return m[name]
 }
 
-func exports34DecidedHCL(e *accEnv, greeting string) string {
+func exports34DecidedHCL(e *accEnv, greeting string, extra ...string) string {
 	return e.targetHCL + fmt.Sprintf(`
 resource "landscaper_installation" "decided" {
   name      = "decided"
   namespace = %[1]q
   blueprint = { path = %[2]q }
+  %[5]s
   imports = {
     targets = { cluster = landscaper_target.cluster.target }
     data    = { namespace = %[1]q, greeting = %[3]q }
@@ -69,7 +70,7 @@ resource "landscaper_installation" "downstream" {
     data    = { namespace = %[1]q, url = landscaper_installation.decided.exports.url }
   }
 }
-`, e.namespace, blueprintDir(e.t, "exports34-decided"), greeting, blueprintDir(e.t, "exports34-downstream"))
+`, e.namespace, blueprintDir(e.t, "exports34-decided"), greeting, blueprintDir(e.t, "exports34-downstream"), strings.Join(extra, "\n  "))
 }
 
 // A change of an installation whose exports follow from what the plan
@@ -112,6 +113,44 @@ func TestAccExports34_knownAtPlan(t *testing.T) {
 	cm, err := e.kube.CoreV1().ConfigMaps(e.namespace).Get(t.Context(), "downstream", metav1.GetOptions{})
 	if err != nil || cm.Data["url"] != "http://decided."+e.namespace+".svc:8080" {
 		t.Fatalf("downstream ConfigMap: %v %v", cm, err)
+	}
+}
+
+// With plan_diff = "server" the exports come from the dry-run objects,
+// still only where the rendering sets the field; an export named in
+// sensitive_exports is planned known, in sensitive_export_values (shown
+// as "(sensitive value)").
+func TestAccExports34_serverAndSensitive(t *testing.T) {
+	e := newAccEnv(t)
+	extra := []string{`plan_diff = "server"`, `sensitive_exports = ["greeting"]`}
+	w := newCLIWorkspace(t, exports34DecidedHCL(e, "hello", extra...))
+	defer w.run("destroy", "-auto-approve") //nolint:errcheck // best-effort cleanup; the checks below decide
+	w.mustRun("apply", "-auto-approve")
+
+	w.write(exports34DecidedHCL(e, "psst-s3cr3t", extra...))
+	out := w.mustRun("plan", "-out=change.tfplan")
+	if !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") || strings.Contains(out, "landscaper_installation.downstream will be updated") {
+		t.Fatalf("a greeting change should change the exporting installation alone:\n%s", out)
+	}
+	changes := planChanges(t, w, "change.tfplan")
+	decided := changes["landscaper_installation.decided"]
+	exports, _ := afterField(t, decided.Change.After, "exports").(map[string]any)
+	if exports["url"] != "http://decided."+e.namespace+".svc:8080" {
+		t.Errorf("url is not planned from the dry-run object: %v", exports)
+	}
+	if _, public := exports["greeting"]; public {
+		t.Errorf("a sensitive export is planned in exports: %v", exports)
+	}
+	secret, _ := afterField(t, decided.Change.After, "sensitive_export_values").(map[string]any)
+	if secret["greeting"] != "psst-s3cr3t" {
+		t.Errorf("the sensitive export is not planned known: %v", secret)
+	}
+	if u, ok := afterField(t, decided.Change.AfterUnknown, "exports").(map[string]any); !ok || len(u) != 1 || u["clusterIP"] != true {
+		t.Errorf("exports should be unknown in clusterIP alone: %v", u)
+	}
+	w.mustRun("apply", "change.tfplan")
+	if out := w.mustRun("plan"); !strings.Contains(out, "No changes.") {
+		t.Fatalf("the plan after the apply is not empty:\n%s", out)
 	}
 }
 
