@@ -68,7 +68,7 @@ func TestPredictExports_notAtPlan(t *testing.T) {
 	}{
 		"branch": {`- {name: e, type: GoTemplate, template: "exports: {{ if .values.deployitems.svc.ip }}{ip: x}{{ end }}"}` + "\n",
 			[][]string{{"deployitems", "svc", "ip"}}},
-		"random": {`- {name: e, type: GoTemplate, template: "exports: {url: {{ randAlpha 4 }}}"}` + "\n", nil},
+		"random":     {`- {name: e, type: GoTemplate, template: "exports: {url: {{ randAlpha 4 }}}"}` + "\n", nil},
 		"whole item": {predictExecutions, [][]string{{"deployitems", "svc"}}},
 	} {
 		t.Run(name, func(t *testing.T) {

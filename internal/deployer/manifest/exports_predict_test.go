@@ -24,11 +24,11 @@ func TestPredictFromObjects(t *testing.T) {
 	exports := []Export{
 		{Key: "port", JSONPath: ".spec.ports[0].port", FromResource: ref},
 		{Key: "type", JSONPath: "{.spec.type}", FromResource: ref},
-		{Key: "ip", JSONPath: ".spec.clusterIP", FromResource: ref},         // not rendered: the server allocates it
-		{Key: "selector", JSONPath: ".spec.selector", FromResource: ref},    // a map: the server may add to it
-		{Key: "uid", JSONPath: ".metadata.uid", FromResource: ref},          // the server's
+		{Key: "ip", JSONPath: ".spec.clusterIP", FromResource: ref},          // not rendered: the server allocates it
+		{Key: "selector", JSONPath: ".spec.selector", FromResource: ref},     // a map: the server may add to it
+		{Key: "uid", JSONPath: ".metadata.uid", FromResource: ref},           // the server's
 		{Key: "status", JSONPath: ".status.loadBalancer", FromResource: ref}, // the server's
-		{Key: "cpu", JSONPath: ".data.cpu", FromResource: ref},              // stored as 500m where it is a quantity
+		{Key: "cpu", JSONPath: ".data.cpu", FromResource: ref},               // stored as 500m where it is a quantity
 		{Key: "mem", JSONPath: ".data.mem", FromResource: ref},
 		{Key: "gen", JSONPath: ".data.gen", FromResource: ref}, // generated at apply
 		{Key: "elsewhere", JSONPath: ".spec.type", FromResource: ref, TargetName: &other},
