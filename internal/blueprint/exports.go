@@ -22,45 +22,15 @@ type targetTemplate struct {
 // order, as Landscaper merges them), drops exports the blueprint does not declare and validates the
 // rest: data against its schema, targets against their targetType.
 func (b *Blueprint) RenderExports(ctx context.Context, in ExportInput) (*Exported, error) {
-	targets, err := targetValues(in.Targets)
+	values, err := b.exportValues(in)
 	if err != nil {
-		return nil, terminal(ReasonTemplateFailed, err)
+		return nil, err
 	}
-	dataObjects, targets := b.withOwnImports(in.Imports, in.DataObjects, targets)
-	internal := map[string]any{
-		"deployitems": orEmpty(in.DeployItems),
-		"dataobjects": dataObjects,
-		"targets":     targets,
-	}
-	values := b.templateValues(orEmptyAny(in.Imports), in.Component)
-	values["values"] = internal
-	for k, v := range internal {
-		values[k] = v
-	}
-
 	out := &Exported{Data: map[string]any{}, Targets: map[string]api.Target{}, State: map[string]json.RawMessage{}}
-	exports := map[string]any{}
-	for _, ex := range b.ExportExecutions {
-		res, err := template.Run(template.Request{
-			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
-			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: ctx, Limits: b.limits,
-			Cluster: in.Cluster,
-		})
-		if err != nil {
-			return nil, terminal(ReasonTemplateFailed, err)
-		}
-		keepState(out.State, statePrefixExport+ex.Name, res.State, in.State)
-		raw, ok := res.Output["exports"]
-		if !ok || raw == nil {
-			continue
-		}
-		m, ok := raw.(map[string]any)
-		if !ok {
-			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: exports must be an object", ex.Describe("export execution")))
-		}
-		exports = mergeDeep(exports, m)
+	exports, err := b.runExportExecutions(ctx, in, values, out.State)
+	if err != nil {
+		return nil, err
 	}
-
 	for _, def := range b.Exports {
 		value, ok := exports[def.Name]
 		if !ok {
@@ -81,6 +51,55 @@ func (b *Blueprint) RenderExports(ctx context.Context, in ExportInput) (*Exporte
 		}
 	}
 	return out, nil
+}
+
+// exportValues are the inputs every export execution sees.
+func (b *Blueprint) exportValues(in ExportInput) (map[string]any, error) {
+	targets, err := targetValues(in.Targets)
+	if err != nil {
+		return nil, terminal(ReasonTemplateFailed, err)
+	}
+	dataObjects, targets := b.withOwnImports(in.Imports, in.DataObjects, targets)
+	internal := map[string]any{
+		"deployitems": orEmpty(in.DeployItems),
+		"dataobjects": dataObjects,
+		"targets":     targets,
+	}
+	values := b.templateValues(orEmptyAny(in.Imports), in.Component)
+	values["values"] = internal
+	for k, v := range internal {
+		values[k] = v
+	}
+	return values, nil
+}
+
+// runExportExecutions runs the export executions over values and merges
+// their outputs; state (nil: not kept) receives their state outputs.
+func (b *Blueprint) runExportExecutions(ctx context.Context, in ExportInput, values map[string]any, state map[string]json.RawMessage) (map[string]any, error) {
+	exports := map[string]any{}
+	for _, ex := range b.ExportExecutions {
+		res, err := template.Run(template.Request{
+			Kind: "export execution", Execution: ex, Files: b.Files, Component: in.Component, Values: values,
+			State: in.State[statePrefixExport+ex.Name], WithState: true, RejectNoValue: true, Context: ctx, Limits: b.limits,
+			Cluster: in.Cluster,
+		})
+		if err != nil {
+			return nil, terminal(ReasonTemplateFailed, err)
+		}
+		if state != nil {
+			keepState(state, statePrefixExport+ex.Name, res.State, in.State)
+		}
+		raw, ok := res.Output["exports"]
+		if !ok || raw == nil {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return nil, terminal(ReasonTemplateFailed, fmt.Errorf("%s: exports must be an object", ex.Describe("export execution")))
+		}
+		exports = mergeDeep(exports, m)
+	}
+	return exports, nil
 }
 
 // exportSchemaWarnings compiles the data export schemas and returns what

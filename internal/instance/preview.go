@@ -52,6 +52,9 @@ type ItemText struct {
 	Offline error
 	// Pins are the digests of what the preview fetched (nil: nothing).
 	Pins deployer.Pins
+	// Exports are the item's exports as its objects decide them
+	// (deployer.ExportPredictor); nil when its deployer cannot say.
+	Exports *deployer.PredictedExports
 }
 
 // Preview returns the text of every item of tree that Skip does not skip,
@@ -112,9 +115,14 @@ func (r Runner) previewOne(ctx context.Context, renderer *preview.Renderer, serv
 		return ItemText{ID: t.ID, Err: err}
 	}
 	t.Pins = pins
+	rendered, served := objs, []deployer.PreviewObject(nil)
 	if server != nil {
 		objs, t.Offline = server.dryRun(ctx, req.Item, objs)
+		if t.Offline == nil {
+			served = objs
+		}
 	}
+	t.Exports = r.predictExports(req.Item, rendered, served)
 	texts, err := renderer.Item(t.ID, objs)
 	if err != nil {
 		return ItemText{ID: t.ID, Err: err}

@@ -98,7 +98,9 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	} else {
 		plan.SetDeployItemsUnknown()
 	}
-	r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
+	rendered.predictExports = true
+	exports := r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
+	r.planExports(ctx, &plan, exports, in.Security, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -133,6 +135,9 @@ type plannedItems struct {
 	// refresh (installation_pins.go), completed by plannedTexts with what
 	// its previews fetched.
 	pins map[string]deployer.Pins
+	// predictExports asks the previews for the root's exports too
+	// (installation_exports_plan.go).
+	predictExports bool
 }
 
 // matches reports whether the state's deploy items are what the plan

@@ -94,7 +94,7 @@ func (d *InstallationData) previewRunner(ctx context.Context, m shared.Installat
 // and plan_diff's mode is the state's; every other item is previewed. It returns the marks to record
 // in the planned private state.
 func (d *InstallationData) plannedTexts(ctx context.Context, mode string, rendered plannedItems, state *shared.InstallationModel,
-	key shared.ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities, diags *diag.Diagnostics) (types.String, map[string]preview.Mark) {
+	key shared.ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities, diags *diag.Diagnostics) (types.String, map[string]preview.Mark, plannedExports) {
 	kept := map[string]string{}
 	// Texts of the other mode (the server's form, or the local one) are
 	// all shown anew: the plan then shows what the switch shows.
@@ -127,7 +127,12 @@ func (d *InstallationData) plannedTexts(ctx context.Context, mode string, render
 		}
 	}
 	d.CollectTexts(shown, out, diags)
-	return shared.TextsValue(out, diags), opts.Marks.Table()
+	var exports plannedExports
+	if !rendered.predictExports {
+		return shared.TextsValue(out, diags), opts.Marks.Table(), exports
+	}
+	exports.PlannedExports, exports.ok = d.InstancesIn(ctx, rendered.lsContext).PredictExports(ctx, rendered.tree, rendered.prev, shown, opts)
+	return shared.TextsValue(out, diags), opts.Marks.Table(), exports
 }
 
 // readPrivateJSON decodes the compressed JSON at key into v; false when
@@ -171,9 +176,10 @@ func readCapabilities(ctx context.Context, p shared.PrivateGetter) map[string]*d
 // planPreview plans deploy_item_objects: null when off, unknown when not
 // every item could be rendered, else plannedTexts, whose marks go into
 // the planned private state (Update records them; Create gets an empty
-// private state and records its own, appliedTexts).
+// private state and records its own, appliedTexts). It returns the root's
+// exports as far as the previews decide them (ok false: not at all).
 func (r *InstallationResource) planPreview(ctx context.Context, plan *shared.InstallationModel, state *shared.InstallationModel, rendered plannedItems,
-	key shared.ConfigHashKey, prior shared.PrivateGetter, planned shared.PrivateSetter, diags *diag.Diagnostics) {
+	key shared.ConfigHashKey, prior shared.PrivateGetter, planned shared.PrivateSetter, diags *diag.Diagnostics) (exports plannedExports) {
 	mode := r.Data.planDiffMode(*plan)
 	switch {
 	case mode == shared.PlanDiffOff:
@@ -186,11 +192,13 @@ func (r *InstallationResource) planPreview(ctx context.Context, plan *shared.Ins
 		if rendered.pins == nil {
 			rendered.pins = map[string]deployer.Pins{}
 		}
-		value, marks := r.Data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
+		value, marks, predicted := r.Data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
 		plan.DeployItemObjects = value
 		storePrivateJSON(ctx, planned, previewMarksKey, marks, diags)
 		recordPins(ctx, planned, rendered.pins, diags)
+		exports = predicted
 	}
+	return exports
 }
 
 // appliedTexts is deploy_item_objects after a job, and records the marks

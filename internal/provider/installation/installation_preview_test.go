@@ -77,7 +77,7 @@ func TestPlannedTexts_RendersWhatChanged(t *testing.T) {
 
 	plan := previewFixture(t, d.ProviderData, "one", "three")
 	key.KeyRows(plan.rows)
-	value, marks := d.plannedTexts(ctx, shared.PlanDiffLocal, plan, &state, key, nil, nil, &diags)
+	value, marks, _ := d.plannedTexts(ctx, shared.PlanDiffLocal, plan, &state, key, nil, nil, &diags)
 	got := textsOf(t, value)
 	if got["app/a"] != "A FROM STATE" || !strings.Contains(got["app/b"], "value: three") || !strings.Contains(got["app/b"], "kind: DeployItem") {
 		t.Errorf("an unchanged item is not kept or a changed one not shown: %q", got)
@@ -109,7 +109,7 @@ func TestPlannedTexts_RendersWhatChanged(t *testing.T) {
 	}
 }
 
-func first[A, B any](a A, _ B) A { return a }
+func first[A, B, C any](a A, _ B, _ C) A { return a }
 
 // After a job the planned texts are recorded, except for items that did
 // not succeed or were not applied with the planned configuration: they

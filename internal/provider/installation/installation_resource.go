@@ -128,6 +128,9 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	}
 	out.hashKey.KeyRows(outcome.items)
 	state := outcome.toModel(ctx, plan, out.diags)
+	if err == nil {
+		checkPlannedExports(plan, state, r.Data.Security, out.diags)
+	}
 	state.ReconcileKey = out.hashKey.ReconcileKeyValue()
 	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
 	out.diags.Append(out.state.Set(ctx, &state)...)

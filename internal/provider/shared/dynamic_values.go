@@ -192,3 +192,27 @@ func attrValue(v any) (attr.Value, error) {
 		return attrValue(generic)
 	}
 }
+
+// PartlyKnownValue is DynamicValue of an object whose attributes in
+// unknown are known only after apply: each of them is an unknown of any
+// type, so a plan shows the known ones and `(known after apply)` for the
+// others alone.
+func PartlyKnownValue(known map[string]any, unknown []string) (types.Dynamic, error) {
+	attrTypes := make(map[string]attr.Type, len(known)+len(unknown))
+	attrs := make(map[string]attr.Value, len(known)+len(unknown))
+	for k, v := range known {
+		a, err := attrValue(v)
+		if err != nil {
+			return types.DynamicNull(), fmt.Errorf("%s: %w", k, err)
+		}
+		attrs[k], attrTypes[k] = a, a.Type(context.Background())
+	}
+	for _, k := range unknown {
+		attrs[k], attrTypes[k] = types.DynamicUnknown(), types.DynamicType
+	}
+	o, diags := types.ObjectValue(attrTypes, attrs)
+	if diags.HasError() {
+		return types.DynamicNull(), fmt.Errorf("building object: %v", diags)
+	}
+	return types.DynamicValue(o), nil
+}

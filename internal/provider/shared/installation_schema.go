@@ -87,7 +87,9 @@ func SchemaOfInstallation(ctx context.Context, resp *resource.SchemaResponse) {
 			"job_id_finished": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "ID of the last job that finished; equal to `job_id` once the job is done."},
 			"exports": schema.DynamicAttribute{Computed: true,
-				MarkdownDescription: "The installation's data exports by name (after `export_data_mappings`), any type."},
+				MarkdownDescription: "The installation's data exports by name (after `export_data_mappings`), any type. " +
+					"A plan keeps known the exports that follow from the objects it renders; only those the cluster decides " +
+					"are known after apply (guide \"Plans that show what will change\", \"Exports at plan\")."},
 			"sensitive_exports": schema.SetAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Names of data exports that hold secrets. They are returned in `sensitive_export_values`, " +
 					"which Terraform never shows, instead of in `exports`."},
