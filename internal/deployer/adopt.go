@@ -26,6 +26,10 @@ type Landscaped struct {
 	// manifest and Helm deployers label what they deploy with it
 	// (LandscaperManifestItemLabel, LandscaperHelmItemLabel).
 	DeployItem string
+	// Namespace and UID are the DeployItem object's: an external
+	// deployer's Adopt takes over that very object (same UID), so the
+	// deployer in the cluster keeps its state and is not started again.
+	Namespace, UID string
 	// ProviderStatus is the DeployItem's status.providerStatus.
 	ProviderStatus json.RawMessage
 	// Config is the DeployItem's spec.config: what Landscaper's deployer

@@ -26,6 +26,22 @@ type ClusterAccess interface {
 	Clients(t *api.Target) (*target.Clients, error)
 }
 
+// LearningClusters is a ClusterAccess that also learns every credential a
+// cluster function obtains (a token, the kubeconfig holding it, its
+// base64 form), so that the provider masks them wherever they could
+// surface: diagnostics, logs, non-sensitive attributes.
+type LearningClusters struct {
+	ClusterAccess
+	Learn func(values ...string)
+}
+
+// learn registers values as secrets when req's cluster access learns them.
+func learn(req Request, values ...string) {
+	if l, ok := req.Cluster.(LearningClusters); ok && l.Learn != nil {
+		l.Learn(values...)
+	}
+}
+
 // Where these functions run. Landscaper calls a cluster from any template
 // while its controller renders it. Here deploy, subinstallation and import
 // executions are rendered at plan time, which must not reach a network,
@@ -33,13 +49,6 @@ type ClusterAccess interface {
 // executions, which run during apply after the deploy items, get cluster
 // access (Request.Cluster). Everywhere else the functions are an error
 // naming the function and where it can be used.
-
-// gardenerFunctions need Gardener's shoot API, which this provider does not
-// speak; calling one is an error naming the function.
-var gardenerFunctions = []string{
-	"getShootAdminKubeconfig",
-	"getShootAdminKubeconfigWithExpirationTimestamp",
-}
 
 // clusterLookups are the functions that work on a target's cluster.
 func clusterLookups(req Request) map[string]lookupFunc {
@@ -54,16 +63,20 @@ func clusterLookups(req Request) map[string]lookupFunc {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{
-				"kubeconfig":                  kubeconfig,
-				"expirationTimestamp":         expires.Unix(),
-				"expirationTimestampReadable": expires.Format(time.RFC3339),
-			}, nil
+			return withExpiration(kubeconfig, expires), nil
 		},
 		"getOidcKubeconfig": oidcKubeconfig,
 	}
-	for _, name := range gardenerFunctions {
-		out[name] = unsupportedFunction(name)
+	out["getShootAdminKubeconfig"] = func(args []any) (any, error) {
+		kubeconfig, _, err := shootAdminKubeconfig(req, "getShootAdminKubeconfig", args)
+		return kubeconfig, err
+	}
+	out["getShootAdminKubeconfigWithExpirationTimestamp"] = func(args []any) (any, error) {
+		kubeconfig, expires, err := shootAdminKubeconfig(req, "getShootAdminKubeconfigWithExpirationTimestamp", args)
+		if err != nil {
+			return nil, err
+		}
+		return withExpiration(kubeconfig, expires), nil
 	}
 	return out
 }
@@ -72,35 +85,11 @@ func clusterLookups(req Request) map[string]lookupFunc {
 // service account (TokenRequest API) and returns the target's kubeconfig
 // with that token as its only user, base64 encoded, as Landscaper does.
 func serviceAccountKubeconfig(req Request, fn string, args []any) (string, time.Time, error) {
-	if len(args) != 4 {
-		return "", time.Time{}, fmt.Errorf("%s: want 4 arguments (service account name, namespace, expiration seconds, target), got %d", fn, len(args))
-	}
-	name, ok1 := args[0].(string)
-	namespace, ok2 := args[1].(string)
-	if !ok1 || !ok2 || name == "" || namespace == "" {
-		return "", time.Time{}, fmt.Errorf("%s: the service account name and namespace must be non-empty strings", fn)
-	}
-	seconds, err := int64Arg(args[2])
-	if err != nil || seconds <= 0 {
-		return "", time.Time{}, fmt.Errorf("%s: expiration seconds must be a positive integer", fn)
-	}
-	if req.Cluster == nil {
-		return "", time.Time{}, fmt.Errorf("%s: needs cluster access, which only export executions have "+
-			"(they run during apply; deploy, subinstallation and import executions are rendered at plan time without a network)", fn)
-	}
-	t, err := targetArg(fn, args[3])
+	name, namespace, seconds, clients, err := clusterCall(req, fn, "service account", args)
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	clients, err := req.Cluster.Clients(&t)
-	if err != nil {
-		return "", time.Time{}, fmt.Errorf("%s: %w", fn, err)
-	}
-	ctx := req.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	token, expires, err := requestToken(ctx, clients, name, namespace, seconds)
+	token, expires, err := requestToken(req.context(), clients, name, namespace, seconds)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("%s: service account %s/%s: %w", fn, namespace, name, err)
 	}
@@ -114,7 +103,104 @@ func serviceAccountKubeconfig(req Request, fn string, args []any) (string, time.
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("%s: writing the kubeconfig failed", fn)
 	}
-	return base64.StdEncoding.EncodeToString(data), expires, nil
+	encoded := base64.StdEncoding.EncodeToString(data)
+	learn(req, token, encoded)
+	return encoded, expires, nil
+}
+
+// clusterCall reads the arguments Landscaper's cluster functions share —
+// an object's name and namespace, expiration seconds, a target — and
+// returns the clients of the target's cluster. what names the object
+// in messages.
+func clusterCall(req Request, fn, what string, args []any) (name, namespace string, seconds int64, clients *target.Clients, err error) {
+	if len(args) != 4 {
+		return "", "", 0, nil, fmt.Errorf("%s: want 4 arguments (%s name, namespace, expiration seconds, target), got %d", fn, what, len(args))
+	}
+	name, ok1 := args[0].(string)
+	namespace, ok2 := args[1].(string)
+	if !ok1 || !ok2 || name == "" || namespace == "" {
+		return "", "", 0, nil, fmt.Errorf("%s: the %s name and namespace must be non-empty strings", fn, what)
+	}
+	seconds, err = int64Arg(args[2])
+	if err != nil || seconds <= 0 {
+		return "", "", 0, nil, fmt.Errorf("%s: expiration seconds must be a positive integer", fn)
+	}
+	if req.Cluster == nil {
+		return "", "", 0, nil, fmt.Errorf("%s: needs cluster access, which only export executions have "+
+			"(they run during apply; deploy, subinstallation and import executions are rendered at plan time without a network, "+
+			"and a credential minted there would change every plan): call it in an export execution and pass the kubeconfig on "+
+			"as an export — a target export another installation imports — or give the credential as a landscaper_target", fn)
+	}
+	t, err := targetArg(fn, args[3])
+	if err != nil {
+		return "", "", 0, nil, err
+	}
+	clients, err = req.Cluster.Clients(&t)
+	if err != nil {
+		return "", "", 0, nil, fmt.Errorf("%s: %w", fn, err)
+	}
+	return name, namespace, seconds, clients, nil
+}
+
+// context is the request's context, Background without one.
+func (r Request) context() context.Context {
+	if r.Context == nil {
+		return context.Background()
+	}
+	return r.Context
+}
+
+// withExpiration is what the functions ending in WithExpirationTimestamp
+// return, as Landscaper returns it.
+func withExpiration(kubeconfig string, expires time.Time) map[string]any {
+	return map[string]any{
+		"kubeconfig":                  kubeconfig,
+		"expirationTimestamp":         expires.Unix(),
+		"expirationTimestampReadable": expires.Format(time.RFC3339),
+	}
+}
+
+var shoots = schema.GroupVersionResource{Group: "core.gardener.cloud", Version: "v1beta1", Resource: "shoots"}
+
+// shootAdminKubeconfig is Landscaper's getShootAdminKubeconfig(shoot name,
+// shoot namespace, expiration seconds, garden target): Gardener's
+// shoots/adminkubeconfig subresource (an AdminKubeconfigRequest) on the
+// garden cluster the target reaches returns a short-lived admin
+// kubeconfig of the shoot, base64 encoded as Gardener returns it.
+func shootAdminKubeconfig(req Request, fn string, args []any) (string, time.Time, error) {
+	name, namespace, seconds, clients, err := clusterCall(req, fn, "shoot", args)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	ar := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "authentication.gardener.cloud/v1alpha1",
+		"kind":       "AdminKubeconfigRequest",
+		"metadata":   map[string]any{"name": name, "namespace": namespace},
+		"spec":       map[string]any{"expirationSeconds": seconds},
+	}}
+	out, err := clients.Dynamic.Resource(shoots).Namespace(namespace).Create(req.context(), ar, metav1.CreateOptions{}, "adminkubeconfig")
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("%s: shoot %s/%s: admin kubeconfig request failed: %w", fn, namespace, name, err)
+	}
+	encoded, _, _ := unstructured.NestedString(out.Object, "status", "kubeconfig")
+	stamp, _, _ := unstructured.NestedString(out.Object, "status", "expirationTimestamp")
+	data, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil || len(data) == 0 {
+		return "", time.Time{}, fmt.Errorf("%s: shoot %s/%s: the admin kubeconfig request returned no kubeconfig", fn, namespace, name)
+	}
+	// The kubeconfig's credentials, not its text: each of its lines
+	// would count as a secret, "kind: Config" too.
+	learn(req, encoded)
+	if cfg, err := clientcmd.Load(data); err == nil {
+		for _, u := range cfg.AuthInfos {
+			learn(req, u.Token, u.Password, string(u.ClientKeyData), base64.StdEncoding.EncodeToString(u.ClientKeyData))
+		}
+	}
+	expires, err := time.Parse(time.RFC3339, stamp)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("%s: shoot %s/%s: the admin kubeconfig request returned expirationTimestamp %q", fn, namespace, name, stamp)
+	}
+	return encoded, expires, nil
 }
 
 var serviceAccounts = schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}

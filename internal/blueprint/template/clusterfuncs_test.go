@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,7 +63,9 @@ exports:
 	}
 	for typ, tmpl := range templates {
 		t.Run(typ, func(t *testing.T) {
-			res, err := Run(Request{Kind: "export execution", Execution: inline(typ, tmpl), Cluster: pool, Context: ctx,
+			var learned []string
+			clusters := LearningClusters{ClusterAccess: pool, Learn: func(v ...string) { learned = append(learned, v...) }}
+			res, err := Run(Request{Kind: "export execution", Execution: inline(typ, tmpl), Cluster: clusters, Context: ctx,
 				Values: map[string]any{"ns": ns, "cluster": clusterValue}})
 			if err != nil {
 				t.Fatal(err)
@@ -72,6 +75,9 @@ exports:
 			cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kc))
 			if err != nil {
 				t.Fatalf("kubeconfig: %v", err)
+			}
+			if !slices.Contains(learned, cfg.BearerToken) {
+				t.Error("the service account's token was not learned as a secret")
 			}
 			if strings.Contains(kc, "client-key-data") {
 				t.Error("the service account kubeconfig keeps the admin's credentials")

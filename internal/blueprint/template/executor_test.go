@@ -112,7 +112,7 @@ func TestClusterFunctions_ParseButFail(t *testing.T) {
 			tmpl = `x: (( getShootAdminKubeconfig("a", "b", 1, "t") ))`
 		}
 		_, err := Run(Request{Kind: "deploy execution", Execution: inline(typ, tmpl)})
-		if err == nil || !strings.Contains(err.Error(), "getShootAdminKubeconfig: needs Gardener's shoot API") {
+		if err == nil || !strings.Contains(err.Error(), "getShootAdminKubeconfig: needs cluster access, which only export executions have") {
 			t.Errorf("%s: got %v", typ, err)
 		}
 	}

@@ -32,16 +32,27 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if err != nil {
 		return itemError(item, failure.NewTerminal("InvalidProviderStatus", err))
 	}
-	return itemError(item, d.deleteAt(ctx, item, d.namesOf(item, prev), opts.WithoutUninstall))
+	n, err := d.where(ctx, item, prev)
+	if err != nil {
+		return itemError(item, err)
+	}
+	return itemError(item, d.deleteAt(ctx, item, n, opts.WithoutUninstall, landscapersUID(item, prev)))
 }
 
-func (d *Deployer) deleteAt(ctx context.Context, item deployer.Item, n names, withoutUninstall bool) error {
+// deleteAt deletes item's objects at n; takeOver is the UID of the
+// DeployItem of Landscaper's the item adopted and has not written yet
+// ("" for none), which counts as the item's own.
+func (d *Deployer) deleteAt(ctx context.Context, item deployer.Item, n names, withoutUninstall bool, takeOver string) error {
 	res := d.client.Resource(DeployItems).Namespace(n.namespace)
 	live, err := get(ctx, res, n.object)
 	if err != nil {
 		return fmt.Errorf("reading DeployItem %s/%s: %w", n.namespace, n.object, err)
 	}
-	switch ownershipOf(live, item) {
+	own := ownershipOf(live, item)
+	if own == foreign && takesOver(live, takeOver) {
+		own = owned
+	}
+	switch own {
 	case adopted:
 		return nil // a newer instance holds it, with its Target and Context
 	case owned:

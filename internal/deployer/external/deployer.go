@@ -119,15 +119,32 @@ func (d *Deployer) Homes() []api.Target {
 	return nil
 }
 
-// namesOf returns where item's objects are: where its provider status
+// where returns where item's objects are: where its provider status
 // says, else in the configured namespace. A status rebuilt from an
 // inventory (deployer.Item.Rebuilt) is not followed elsewhere: whoever
-// could write that inventory could point it anywhere.
-func (d *Deployer) namesOf(item deployer.Item, prev *ProviderStatus) names {
-	if prev != nil && !item.Rebuilt && prev.Namespace != "" && prev.Name != "" {
-		return names{namespace: prev.Namespace, object: prev.Name}
+// could write that inventory could point it anywhere — except to a
+// DeployItem adopted from Landscaper that carries the item's owner label
+// (this side wrote it, so it is the item's wherever it is).
+func (d *Deployer) where(ctx context.Context, item deployer.Item, prev *ProviderStatus) (names, error) {
+	derived := names{namespace: d.namespace, object: nameFor(item.ID)}
+	if prev == nil || prev.Namespace == "" || prev.Name == "" {
+		return derived, nil
 	}
-	return names{namespace: d.namespace, object: nameFor(item.ID)}
+	recorded := names{namespace: prev.Namespace, object: prev.Name}
+	if !item.Rebuilt {
+		return recorded, nil
+	}
+	if !prev.Adopted || recorded == derived {
+		return derived, nil
+	}
+	live, err := get(ctx, d.client.Resource(DeployItems).Namespace(recorded.namespace), recorded.object)
+	if err != nil {
+		return names{}, fmt.Errorf("reading DeployItem %s/%s: %w", recorded.namespace, recorded.object, err)
+	}
+	if live != nil && ownershipOf(live, item) != foreign {
+		return recorded, nil
+	}
+	return derived, nil
 }
 
 // Apply implements deployer.Deployer: it writes the item's Target,
@@ -147,18 +164,27 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err != nil {
 		return keep, itemError(item, failure.NewTerminal("InvalidProviderStatus", err))
 	}
+	old, err := d.where(ctx, item, prev)
+	if err != nil {
+		return keep, itemError(item, err)
+	}
 	n := names{namespace: d.namespace, object: nameFor(item.ID)}
-	if old := d.namesOf(item, prev); old != n {
+	takeOver := landscapersUID(item, prev)
+	if prev != nil && prev.Adopted {
+		n = old // Landscaper's DeployItem stays where it is (ProviderStatus.Adopted)
+	}
+	if old != n {
 		// The objects were written elsewhere (the namespace setting
 		// changed): uninstall them there first, so nothing is left behind.
-		if err := d.deleteAt(ctx, item, old, false); err != nil {
+		if err := d.deleteAt(ctx, item, old, false, takeOver); err != nil {
 			return keep, itemError(item, fmt.Errorf("moving the DeployItem from %s to %s: %w", old.namespace, n.namespace, err))
 		}
 	}
 	status := newStatus(n, item)
+	status.Adopted = prev != nil && prev.Adopted
 	res := d.client.Resource(DeployItems).Namespace(n.namespace)
 	obj := deployItemObject(item, n, config, time.Now())
-	live, err := claim(ctx, res, item, obj)
+	live, err := claim(ctx, res, item, obj, takeOver)
 	if err != nil {
 		return keep, itemError(item, err)
 	}
@@ -174,7 +200,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 	if err := d.applySupport(ctx, item, n); err != nil {
 		return status.result(), itemError(item, err)
 	}
-	written, err := put(ctx, res, item, obj, live)
+	written, err := put(ctx, res, item, obj, live, takeOver)
 	if err != nil {
 		return status.result(), itemError(item, err)
 	}
@@ -222,9 +248,9 @@ func (d *Deployer) applySupport(ctx context.Context, item deployer.Item, n names
 	errs := make(chan error, len(objs))
 	for _, w := range objs {
 		go func() {
-			live, err := claim(ctx, w.res, item, w.obj)
+			live, err := claim(ctx, w.res, item, w.obj, "")
 			if err == nil {
-				_, err = put(ctx, w.res, item, w.obj, live)
+				_, err = put(ctx, w.res, item, w.obj, live, "")
 			}
 			errs <- err
 		}()

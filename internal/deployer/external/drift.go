@@ -32,7 +32,13 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}
-	n := d.namesOf(item, prev)
+	n, err := d.where(ctx, item, prev)
+	if err != nil {
+		return deployer.DriftReport{}, itemError(item, err)
+	}
+	if uid := landscapersUID(item, prev); uid != "" {
+		return d.adoptedDrift(ctx, item, n, config, uid)
+	}
 	want := deployItemObject(item, n, config, time.Time{})
 	live, err := get(ctx, d.client.Resource(DeployItems).Namespace(n.namespace), n.object)
 	if err != nil {
@@ -75,6 +81,12 @@ func itemDrift(item deployer.Item, want, live *unstructured.Unstructured) string
 	if reason := supportDrift(item, want, live, "spec"); reason != "" {
 		return reason
 	}
+	return jobDrift(live)
+}
+
+// jobDrift says why the live DeployItem's last job is not the finished,
+// successful one this side left; "" if it is.
+func jobDrift(live *unstructured.Unstructured) string {
 	st := statusOf(live)
 	switch {
 	case live.GetDeletionTimestamp() != nil:

@@ -36,6 +36,7 @@ func TestExternal(t *testing.T) {
 		"ApplyFinishesDeletion":  testApplyFinishesDeletion,
 		"HandedOver":             testHandedOver,
 		"ForeignExportRef":       testForeignExportRef,
+		"Adoption":               testAdoption,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -64,6 +64,7 @@ var (
 	_ deployer.Homed     = (*Router)(nil)
 	_ deployer.Previewer = (*Router)(nil)
 	_ deployer.HandsOff  = (*Router)(nil)
+	_ deployer.Adopter   = (*Router)(nil)
 )
 
 // NewRouter returns the router of itemType over routes, in order, and
@@ -99,6 +100,8 @@ func (r *Router) owner(item deployer.Item) (deployer.Deployer, error) {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
 		Namespace  string `json:"namespace"`
+		// Adopted: the namespace is Landscaper's, not a route's.
+		Adopted bool `json:"adopted"`
 	}
 	if json.Unmarshal(item.ProviderStatus, &head) != nil || head.APIVersion != StatusAPIVersion {
 		if r.builtin != nil {
@@ -107,7 +110,7 @@ func (r *Router) owner(item deployer.Item) (deployer.Deployer, error) {
 		return r.pick(item) // its decoding error tells
 	}
 	if d, err := r.pick(item); err == nil {
-		if e, ok := d.(*Deployer); ok && e.namespace == head.Namespace {
+		if e, ok := d.(*Deployer); ok && (e.namespace == head.Namespace || head.Adopted) {
 			return e, nil
 		}
 	}
@@ -230,4 +233,21 @@ func (r *Router) Preview(ctx context.Context, req deployer.PreviewRequest) (depl
 		return deployer.Preview{}, err
 	}
 	return deployer.Preview{Objects: []deployer.PreviewObject{obj}}, nil
+}
+
+// Adopt implements deployer.Adopter through the deployer the item goes
+// to: an external one takes Landscaper's DeployItem over, the built-in
+// one adopts as it does without external deployers (if it can).
+func (r *Router) Adopt(ctx context.Context, item deployer.Item, from deployer.Landscaped) (json.RawMessage, error) {
+	d, err := r.pick(item)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := d.(deployer.Adopter)
+	if !ok {
+		return nil, failure.Terminalf("AdoptUnsupported",
+			"deploy item %q of type %s goes to the built-in deployer, which cannot take over what Landscaper's deployer deployed; "+
+				"route it to an external deployer (external_deployers) or keep the installation in Landscaper", item.Name, item.Type)
+	}
+	return a.Adopt(ctx, item, from)
 }

@@ -140,6 +140,23 @@ type ProviderStatus struct {
 	DeployerStatus json.RawMessage `json:"deployerStatus,omitempty"`
 	// ExportRef is the Secret the deployer wrote the exports into.
 	ExportRef *objectRef `json:"exportRef,omitempty"`
+	// Adopted: the DeployItem is the one Landscaper made, taken over by
+	// a migration where it was (Namespace and Name are Landscaper's). It
+	// stays there: moving it to the name this side derives from the item
+	// ID would uninstall and deploy again.
+	Adopted bool `json:"adopted,omitempty"`
+	// Landscaper, set from the adoption until this side first writes the
+	// DeployItem, names the Target and Context of Landscaper's that it
+	// still references; they are Landscaper's and never written or
+	// deleted here.
+	Landscaper *LandscaperObjects `json:"landscaper,omitempty"`
+}
+
+// LandscaperObjects are the objects of Landscaper's an adopted
+// DeployItem references (spec.target, spec.context).
+type LandscaperObjects struct {
+	Target  string `json:"target,omitempty"`
+	Context string `json:"context,omitempty"`
 }
 
 func decodeStatus(raw json.RawMessage) (*ProviderStatus, error) {
@@ -182,6 +199,9 @@ func (s *ProviderStatus) result() deployer.Result {
 func (s *ProviderStatus) objects() []deployer.ObjectRef {
 	ref := func(apiVersion, kind, name string) deployer.ObjectRef {
 		return deployer.ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: s.Namespace, Name: name}
+	}
+	if s.Landscaper != nil { // the Target and Context are still Landscaper's
+		return []deployer.ObjectRef{ref(apiVersion, "DeployItem", s.Name)}
 	}
 	objs := []deployer.ObjectRef{ref(apiVersion, "DeployItem", s.Name), ref(apiVersion, "Context", s.Name)}
 	if s.HasTarget {

@@ -25,13 +25,15 @@ func get(ctx context.Context, res dynamic.ResourceInterface, name string) (*unst
 }
 
 // claim reads what a write of obj would replace (nil: nothing) and
-// refuses an object of another deploy item.
-func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+// refuses an object of another deploy item. takeOver is the UID of a
+// DeployItem of Landscaper's the item adopted ("" for none), which this
+// write makes the item's (takesOver).
+func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj *unstructured.Unstructured, takeOver string) (*unstructured.Unstructured, error) {
 	live, err := get(ctx, res, obj.GetName())
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", describe(obj), err)
 	}
-	if ownershipOf(live, item) == foreign {
+	if ownershipOf(live, item) == foreign && !takesOver(live, takeOver) {
 		return nil, failure.Terminalf("NotOwned", "%s exists and does not belong to deploy item %q (label %s differs); it is left alone",
 			describe(obj), item.ID, deployer.OwnerLabel)
 	}
@@ -44,14 +46,14 @@ func claim(ctx context.Context, res dynamic.ResourceInterface, item deployer.Ite
 // a field someone else added to the spec does not survive — and adds
 // obj's labels, annotations and finalizers to live's. A conflict reads the
 // object again.
-func put(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func put(ctx context.Context, res dynamic.ResourceInterface, item deployer.Item, obj, live *unstructured.Unstructured, takeOver string) (*unstructured.Unstructured, error) {
 	var out *unstructured.Unstructured
 	var claimErr error
 	tried := false
 	retriable := func(err error) bool { return apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) }
 	err := retry.OnError(retry.DefaultRetry, retriable, func() error {
 		if tried {
-			if live, claimErr = claim(ctx, res, item, obj); claimErr != nil {
+			if live, claimErr = claim(ctx, res, item, obj, takeOver); claimErr != nil {
 				return claimErr // neither a conflict nor AlreadyExists: ends the retries
 			}
 		}
@@ -108,6 +110,7 @@ func replaced(live, want *unstructured.Unstructured) *unstructured.Unstructured 
 		}
 	}
 	out.SetFinalizers(finalizers)
+	untie(out)
 	return out
 }
 

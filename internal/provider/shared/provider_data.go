@@ -9,6 +9,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
@@ -37,9 +38,11 @@ func NewProviderData(version string, host hostaccess.HostSettings, registry *com
 	security := newSecurity(pool, sec)
 	components.Learn = security.Secrets.Add
 	return &ProviderData{
-		version:    version,
-		Host:       hostCluster,
-		Engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
+		version: version,
+		Host:    hostCluster,
+		// Credentials the cluster functions mint are masked like any other.
+		Engine: &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Parallelism: tune.parallelism,
+			Clusters: template.LearningClusters{ClusterAccess: pool, Learn: security.Secrets.Add}},
 		components: components,
 		Security:   security,
 		Pool:       pool,
