@@ -27,15 +27,17 @@ import (
 // chunkMask, at least chunkMin and at most chunkMax lines), so an added
 // or removed line moves no other chunk's boundary; the renderers pair a
 // changed chunk with its old self and show its changed lines with
-// context, and the outer list is ChunkAbove/chunkMin times shorter.
+// context, and the outer list is about twelve times shorter.
 
 // ChunkAbove is the most lines an object's text holds as a plain list.
 const ChunkAbove = 500
 
+// Chunks are small because the renderers show the unchanged chunk on
+// each side of a changed one whole: about 12 lines on average.
 const (
-	chunkMin  = 8
-	chunkMax  = 64
-	chunkMask = 15 // a cut after one line in 16, on average
+	chunkMin  = 4
+	chunkMax  = 32
+	chunkMask = 7 // a cut after one line in 8, on average
 )
 
 // Chunk is a run of an object's lines in the chunked form.
