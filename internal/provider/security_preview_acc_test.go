@@ -53,7 +53,7 @@ resource "landscaper_installation" "preview" {
 	plan := w.mustRun("plan", "-out=canary.tfplan")
 	leaks("the plan output", plan)
 	for _, masked := range []string{"password: (sensitive value v1)", "url: https://app:(sensitive value v1)@db.example/app?(sensitive value v1)",
-		"# v1 ConfigMap canary-preview-config", "# v1 Secret canary-preview-secret"} {
+		`"v1 ConfigMap canary-preview-config"`, `"v1 Secret canary-preview-secret"`} {
 		if !strings.Contains(plan, masked) {
 			t.Errorf("the plan does not show %q:\n%s", masked, plan)
 		}
@@ -97,7 +97,7 @@ resource "landscaper_installation" "preview" {
 	for _, r := range doc.Resources {
 		for _, in := range r.Instances {
 			if raw, ok := in.Attributes["deploy_item_objects"].(string); ok {
-				var objs map[string]string
+				var objs map[string]json.RawMessage // item → its objects' lines
 				if err := json.Unmarshal([]byte(raw), &objs); err != nil {
 					t.Errorf("the state's deploy_item_objects: %v", err)
 				}

@@ -47,26 +47,20 @@ func (d *InstallationData) planDiffMode(m shared.InstallationModel) string {
 	return shared.PlanDiffLocal
 }
 
-// deploy_item_objects is one string, a JSON object of item path → text,
-// rather than a map attribute: the plugin framework and the CLI cost per
-// value of a resource (the framework's plan walks the whole resource once
-// per top-level attribute), and 1,000 more values made a no-op plan of
-// 1,000 items cost a third more CPU (tools/bench/RESULTS.md, "Plan
-// diff"). Terraform and OpenTofu show a JSON string as `jsonencode({…})`
-// with a diff per key, and a multi-line string inside as a line diff, so
-// a plan reads as it would with a map.
+// deploy_item_objects is one string, a JSON object of item path → the
+// item's objects by header → their lines (preview.ItemShape), rather than
+// a map attribute: the plugin framework and the CLI cost per value of a
+// resource (the framework's plan walks the whole resource once per
+// top-level attribute), and 1,000 more values made a no-op plan of 1,000
+// items cost a third more CPU (tools/bench/RESULTS.md, "Plan diff").
+// Terraform and OpenTofu show a JSON string as `jsonencode({…})` with
+// only the changed keys, and inside a changed object only the changed
+// lines with one line of context on each side.
 
-// texts reads deploy_item_objects; false when it is null, unknown or
-// not an object of strings.
+// texts reads deploy_item_objects as item path → text; false when it is
+// null, unknown or not of either shape (shared.ParseTexts).
 func texts(m shared.InstallationModel) (map[string]string, bool) {
-	if m.DeployItemObjects.IsNull() || m.DeployItemObjects.IsUnknown() {
-		return nil, false
-	}
-	out := map[string]string{}
-	if json.Unmarshal([]byte(m.DeployItemObjects.ValueString()), &out) != nil {
-		return nil, false
-	}
-	return out, true
+	return shared.ParseTexts(m.DeployItemObjects)
 }
 
 // previewSettled reports whether the state's deploy_item_objects is what

@@ -9,10 +9,11 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
-// deploy_item_objects is one JSON string: the same texts give the same
-// bytes whatever the map's order (no flapping between plans), keys
-// sorted, YAML's "<", ">" and "&" kept as they are, and it reads back
-// as written; a value that is not an object of strings is not read.
+// deploy_item_objects is one JSON string of item → object header → lines:
+// the same texts give the same bytes whatever the map's order (no
+// flapping between plans), keys sorted, YAML's "<", ">" and "&" kept as
+// they are, and it reads back as written; a value of neither shape is
+// not read.
 func TestTextsValue_CanonicalJSON(t *testing.T) {
 	in := map[string]string{
 		"ns.b/z": "# v1 ConfigMap ns/b\ndata:\n  html: <b>&amp;</b>\n",
@@ -24,8 +25,8 @@ func TestTextsValue_CanonicalJSON(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	want := `{"ns.a/x":"","ns.a/y":"# v1 Secret ns/a\ndata:\n  password: (sensitive value v1)\n",` +
-		`"ns.b/z":"# v1 ConfigMap ns/b\ndata:\n  html: <b>&amp;</b>\n"}`
+	want := `{"ns.a/x":{},"ns.a/y":{"v1 Secret ns/a":["data:","  password: (sensitive value v1)"]},` +
+		`"ns.b/z":{"v1 ConfigMap ns/b":["data:","  html: <b>&amp;</b>"]}}`
 	if v.ValueString() != want {
 		t.Errorf("textsValue = %s\nwant        %s", v.ValueString(), want)
 	}
@@ -50,7 +51,7 @@ func TestTextsValue_CanonicalJSON(t *testing.T) {
 	if empty := shared.TextsValue(nil, &diags); empty.ValueString() != "{}" {
 		t.Errorf("textsValue(nil) = %q, want {}", empty.ValueString())
 	}
-	for _, bad := range []types.String{types.StringNull(), types.StringUnknown(), types.StringValue(`{"a":1}`),
+	for _, bad := range []types.String{types.StringNull(), types.StringUnknown(), types.StringValue(`{"a":1}`), types.StringValue(`{"a":{"k":[1]}}`),
 		types.StringValue(`["a"]`), types.StringValue(`not json`)} {
 		if got, ok := texts(shared.InstallationModel{DeployItemObjects: bad}); ok {
 			t.Errorf("texts(%s) = %v, want not read", bad, got)

@@ -37,14 +37,6 @@ func (r *InstallationResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	shared.SchemaOfInstallation(ctx, resp)
 }
 
-// UpgradeState holds one upgrader per earlier schema version
-// (installationSchemaVersion); version 0 is the first release. The engine
-// snapshot in private state is versioned separately (package snapshot
-// migrates it on load).
-func (r *InstallationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
-}
-
 func (r *InstallationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.Data = installationDataFrom(req.ProviderData, &resp.Diagnostics)
 }

@@ -15,8 +15,10 @@ import (
 )
 
 // InstallationSchemaVersion is the version of landscaper_installation's
-// schema; see installationResource.UpgradeState.
-const InstallationSchemaVersion = 0
+// schema; see installationResource.UpgradeState. Version 1 (issue 34)
+// holds each deploy item's objects in deploy_item_objects as lists of
+// lines instead of one string per item; the attributes are version 0's.
+const InstallationSchemaVersion = 1
 
 var objectRefAttrs = map[string]schema.Attribute{
 	"name":      schema.StringAttribute{Required: true, MarkdownDescription: "Name of the object."},

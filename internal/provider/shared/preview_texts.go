@@ -17,20 +17,44 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
 
-// TextsValue is texts as deploy_item_objects: compact JSON, keys sorted,
-// "<" and ">" as they are.
+// TextsValue is texts as deploy_item_objects: compact JSON of item path →
+// the item's objects by header, each a list of lines (preview.ItemShape),
+// keys sorted, "<" and ">" as they are.
 func TextsValue(texts map[string]string, diags *diag.Diagnostics) types.String {
-	if texts == nil {
-		texts = map[string]string{}
+	shaped := make(map[string]any, len(texts))
+	for p, t := range texts {
+		shaped[p] = preview.ItemShape(t)
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(texts); err != nil {
+	if err := enc.Encode(shaped); err != nil {
 		AddError(diags, nil, "Cannot Record deploy_item_objects", err)
 		return types.StringNull()
 	}
 	return types.StringValue(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// ParseTexts reads deploy_item_objects back into item path → text, in
+// either shape (TextsValue's, or the one string per item of schema
+// version 0); false when v is null, unknown or neither.
+func ParseTexts(v types.String) (map[string]string, bool) {
+	if v.IsNull() || v.IsUnknown() {
+		return nil, false
+	}
+	var items map[string]json.RawMessage
+	if json.Unmarshal([]byte(v.ValueString()), &items) != nil {
+		return nil, false
+	}
+	out := make(map[string]string, len(items))
+	for p, raw := range items {
+		t, err := preview.ItemText(raw)
+		if err != nil {
+			return nil, false
+		}
+		out[p] = t
+	}
+	return out, true
 }
 
 // PreviewOptions are the options of one preview: the marks continue
