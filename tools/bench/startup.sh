@@ -33,7 +33,9 @@ git archive "$BASE_REV" | tar -x -C "$dir/src"
 start() {
 	GODEBUG=inittrace=1 /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$1" >/dev/null 2>"$dir/trace" || true
 	awk '/^init /{print $2, $5, $8}' "$dir/trace" >>"$dir/$2.pkgs"
-	read -r wall user sys rss <"$dir/time"
+	# time writes "Command exited with non-zero status 1" first: go-plugin
+	# ends a plugin that Terraform did not start that way.
+	read -r wall user sys rss < <(tail -n 1 "$dir/time")
 	awk -v tag="$2" -v wall="$wall" -v cpu="$(awk -v u="$user" -v s="$sys" 'BEGIN{print u + s}')" -v rss="$rss" \
 		'/^init /{ms += $5; b += $8} END {print tag, ms, b, wall, cpu, rss}' "$dir/trace" >>"$dir/starts"
 }
