@@ -213,7 +213,7 @@ func (c content) encodeSigned(namespace, name string) (record []byte, signature,
 // writes for a Record with these fields. Kept is copied as it is, not
 // passed through json.Marshal, which would compact it — it holds the
 // installation's attributes and snapshot, the largest part of a record,
-// and compacting it cost a tenth of an apply's CPU at 1,000 items. It is
+// and compacting it on every write cost about 6 % of an apply's CPU at 1,000 items. It is
 // valid JSON by construction: what Keep was given (json.Marshal's output)
 // or what the parent held when read (json.Unmarshal checked it).
 func (c content) head() ([]byte, error) {
