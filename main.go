@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/startup"
 )
 
 // version is set by goreleaser at release time.
@@ -22,6 +23,7 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	startup.Resume() // paused while the packages initialised
 
 	quietUnreadLogs(debug)
 	stopProfiles := startProfiles()

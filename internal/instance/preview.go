@@ -79,9 +79,20 @@ func (r Runner) PreviewRecorded(ctx context.Context, snap *engine.Snapshot, root
 func (r Runner) preview(ctx context.Context, all []deployer.PreviewRequest, opts PreviewOptions) []ItemText {
 	renderer := preview.NewRenderer(opts.Marks, opts.Sensitive)
 	var reqs []deployer.PreviewRequest
+	// Destination encodes and hashes the whole Target (its kubeconfig
+	// too): once per Target, and not at all without capabilities to find
+	// (no item renders with them, as without Helm items).
+	dests := map[*api.Target]string{}
 	for _, req := range all {
 		if opts.Skip == nil || !opts.Skip(req.Item.ID) {
-			req.Capabilities = opts.Capabilities[Destination(req.Item.Target)]
+			if len(opts.Capabilities) > 0 {
+				dest, ok := dests[req.Item.Target]
+				if !ok {
+					dest = Destination(req.Item.Target)
+					dests[req.Item.Target] = dest
+				}
+				req.Capabilities = opts.Capabilities[dest]
+			}
 			req.Pins = opts.Pins[req.Item.ID]
 			reqs = append(reqs, req)
 		}

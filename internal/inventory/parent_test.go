@@ -176,3 +176,47 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 		t.Errorf("annotations from a record read back: group kinds %q, other namespaces %q", gks, nss)
 	}
 }
+
+// The record's head is written without passing kept through json.Marshal
+// again: for kept as json.Marshal writes it (what Keep is given) the
+// record is byte for byte what json.Marshal of the Record gives, with and
+// without kept and reconciled.
+func TestContent_HeadAsJSONMarshalWritesIt(t *testing.T) {
+	kept, err := json.Marshal(map[string]any{"attributes": map[string]string{"text": "a <b> & \u2028 \"c\""}, "snapshot": []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome := &Reconciled{JobID: "j-1", Phase: "Failed", Message: "<x>", Errors: map[string]string{"root/a": "no"}}
+	for _, tc := range []struct {
+		name       string
+		kept       json.RawMessage
+		reconciled *Reconciled
+	}{{"neither", nil, nil}, {"kept", kept, nil}, {"reconciled", nil, outcome}, {"both", kept, outcome}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testContent(t, 3)
+			c.kept, c.reconciled = tc.kept, tc.reconciled
+			record, _, _, err := c.encode("ns")
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := compress.Gunzip(record, maxRecordSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec Record
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				t.Fatalf("the record is not JSON: %v\n%s", err, raw)
+			}
+			want, err := json.Marshal(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(raw) != string(want) {
+				t.Fatalf("record\n%s\nwant (json.Marshal)\n%s", raw, want)
+			}
+			if string(rec.Kept) != string(tc.kept) || (tc.reconciled == nil) != (rec.Reconciled == nil) {
+				t.Fatalf("kept %s, reconciled %v", rec.Kept, rec.Reconciled)
+			}
+		})
+	}
+}

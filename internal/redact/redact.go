@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"net/url"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -159,7 +158,7 @@ func (s *Secrets) String(msg string) string {
 }
 
 // urlPattern finds URLs with a scheme in free text.
-var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+var urlPattern = lazyRegexp(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 
 // URLs masks the password of every URL in msg (url.Redacted) and drops
 // its query string, which often carries tokens (signed URLs).
@@ -167,7 +166,7 @@ func URLs(msg string) string {
 	if !strings.Contains(msg, "://") {
 		return msg
 	}
-	return urlPattern.ReplaceAllStringFunc(msg, func(raw string) string {
+	return urlPattern().ReplaceAllStringFunc(msg, func(raw string) string {
 		u, err := url.Parse(raw)
 		if err != nil {
 			// Unparseable: keep scheme and host-ish prefix only.

@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -15,15 +14,15 @@ import (
 var (
 	// kubeFieldValue is where a field error's value starts (fieldValueLen
 	// finds its end).
-	kubeFieldValue = regexp.MustCompile(`\b(?:Invalid value|Unsupported value|Duplicate value): `)
+	kubeFieldValue = lazyRegexp(`\b(?:Invalid value|Unsupported value|Duplicate value): `)
 	// schemaLine is one violation of a JSON-schema validation error.
-	schemaLine = regexp.MustCompile(`at '[^']*': `)
+	schemaLine = lazyRegexp(`at '[^']*': `)
 	// schemaValues are the parts of a violation that show the value:
 	// the string a pattern rejects, the value a format rejects, the
 	// number a bound rejects.
-	schemaPattern = regexp.MustCompile(`('(?:[^'\\]|\\.)*'|\S+) does not match pattern`)
-	schemaFormat  = regexp.MustCompile(`('(?:[^'\\]|\\.)*'|\S+) is not valid `)
-	schemaBound   = regexp.MustCompile(`\b(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): got [^,]+,`)
+	schemaPattern = lazyRegexp(`('(?:[^'\\]|\\.)*'|\S+) does not match pattern`)
+	schemaFormat  = lazyRegexp(`('(?:[^'\\]|\\.)*'|\S+) is not valid `)
+	schemaBound   = lazyRegexp(`\b(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): got [^,]+,`)
 )
 
 // QuotedValues masks the values that Kubernetes field errors and
@@ -37,14 +36,14 @@ func QuotedValues(msg string) string {
 	}
 	lines := strings.Split(msg, "\n")
 	for i, line := range lines {
-		loc := schemaLine.FindStringIndex(line)
+		loc := schemaLine().FindStringIndex(line)
 		if loc == nil {
 			continue
 		}
 		detail := line[loc[1]:]
-		detail = schemaPattern.ReplaceAllString(detail, Mask+" does not match pattern")
-		detail = schemaFormat.ReplaceAllString(detail, Mask+" is not valid ")
-		detail = schemaBound.ReplaceAllString(detail, "$1: got "+Mask+",")
+		detail = schemaPattern().ReplaceAllString(detail, Mask+" does not match pattern")
+		detail = schemaFormat().ReplaceAllString(detail, Mask+" is not valid ")
+		detail = schemaBound().ReplaceAllString(detail, "$1: got "+Mask+",")
 		lines[i] = line[:loc[1]] + detail
 	}
 	return strings.Join(lines, "\n")
@@ -54,7 +53,7 @@ func QuotedValues(msg string) string {
 func maskFieldValues(msg string) string {
 	var b strings.Builder
 	for {
-		loc := kubeFieldValue.FindStringIndex(msg)
+		loc := kubeFieldValue().FindStringIndex(msg)
 		if loc == nil {
 			return b.String() + msg
 		}

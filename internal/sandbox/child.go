@@ -12,6 +12,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/startup"
 )
 
 // The marker of a child: both the argument and the environment variable.
@@ -45,6 +47,7 @@ func Serve(kind string, h Handler) {
 }
 
 func childMain(h Handler, in io.Reader, out io.Writer) int {
+	startup.Resume() // the job runs from an init function, before main would
 	os.Clearenv()
 	http.DefaultTransport = noNetwork{}
 	http.DefaultClient = &http.Client{Transport: noNetwork{}}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,11 @@ func init() {
 		}
 	})
 	Serve("test-large", func(json.RawMessage, Call) (any, error) { return strings.Repeat("x", 2<<20), nil })
+	Serve("test-gc", func(json.RawMessage, Call) (any, error) {
+		percent := debug.SetGCPercent(100)
+		debug.SetGCPercent(percent)
+		return percent, nil
+	})
 	Serve("test-fail", func(json.RawMessage, Call) (any, error) { return nil, errors.New("the handler's error") })
 }
 
@@ -57,6 +63,16 @@ func TestRun_AsksAndAnswers(t *testing.T) {
 	}
 	if err := Run(context.Background(), "test-fail", nil, Limits{}, nil, &got); err == nil || err.Error() != "the handler's error" {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The job runs from an init function, while package startup still
+// pauses the collector for the inits: the child resumes it first, or a
+// render would collect nothing up to its memory limit.
+func TestRun_CollectorRunsInTheChild(t *testing.T) {
+	var percent int
+	if err := Run(context.Background(), "test-gc", nil, Limits{}, nil, &percent); err != nil || percent != 100 {
+		t.Fatalf("the child's job ran with GC percent %d (err %v), want 100", percent, err)
 	}
 }
 

@@ -3,7 +3,7 @@
 # (`make bench`; not part of `make test`). Results and how to read them:
 # tools/bench/RESULTS.md.
 #
-#   tools/bench/run.sh [chain|helm|requests|all]     (default: all)
+#   tools/bench/run.sh [chain|helm|requests|scale|startup|all]  (default: all)
 #
 #   chain     the floor (one landscaper_target, no cluster work: what any
 #             terraform command costs here), then workload A: one
@@ -40,6 +40,13 @@
 #             touch no cluster (workload floor-scale): the CLI's and the
 #             plugin protocol's floor for that many resources, printed
 #             as a ratio ours/floor.
+#   startup   the floor of a command (one landscaper_target) and workload
+#             A (20 chained ConfigMaps): apply, no-op plan and destroy in
+#             turns with BASE_REV's build (required), RUNS triples each
+#             after one warm-up; wall, CPU and ratios pair by pair, as
+#             scale prints them. Not part of all. The process-level figures
+#             (Go init, one start's CPU and memory) are
+#             tools/bench/startup.sh's, which needs no cluster.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
@@ -61,8 +68,9 @@ cd "$repo"
 RUNS=${RUNS:-5}
 ITEMS=${ITEMS:-20}
 what=${1:-all}
-case $what in chain | helm | requests | scale | all) ;; *)
-	echo "usage: $0 [chain|helm|requests|scale|all]" >&2
+[ "$what" != startup ] || [ -n "${BASE_REV:-}" ] || { echo "$0 startup: set BASE_REV (the build to compare with)" >&2; exit 2; }
+case $what in chain | helm | requests | scale | startup | all) ;; *)
+	echo "usage: $0 [chain|helm|requests|scale|startup|all]" >&2
 	exit 2
 	;;
 esac
@@ -396,6 +404,46 @@ bench_scale_one() {
 	done
 }
 
+# bench_startup_pairs: apply / no-op plan / destroy of the floor (one
+# landscaper_target) and of workload A, each triple with this build and
+# then BASE_REV's, RUNS times after one warm-up; what a smaller start of
+# the provider gains on whole commands.
+bench_startup_pairs() {
+	local name i v step dir label
+	declare -A wall cpu
+	for name in floor chain; do
+		workload "$name"
+		dir=$WORKDIR
+		for ((i = 0; i <= RUNS; i++)); do
+			for v in ours base; do
+				export TF_CLI_CONFIG_FILE=$ours_rc
+				[ "$v" != base ] || TF_CLI_CONFIG_FILE=$base_rc
+				WORKDIR=$dir
+				for step in apply plan destroy; do
+					case $step in
+					apply) measure apply -auto-approve || { echo "apply ($v) of $name failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					plan) measure plan -detailed-exitcode || { echo "a no-op plan ($v) of $name found changes (log: $work/terraform.log)" >&2; exit 1; } ;;
+					destroy) measure destroy -auto-approve || { echo "destroy ($v) of $name failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					esac
+					[ "$name" != chain ] || case $step in apply) expect_configmaps "$ITEMS" ;; destroy) expect_configmaps 0 ;; esac
+					((i > 0)) || continue
+					wall[$name.$v.$step]+="$WALL"$'\n' cpu[$name.$v.$step]+="$CPU"$'\n'
+				done
+			done
+		done
+		export TF_CLI_CONFIG_FILE=$ours_rc
+		for step in apply plan destroy; do
+			label="floor (one landscaper_target): $step"
+			[ "$name" != chain ] || label="A ($ITEMS chained ConfigMaps): $step"
+			[ "$step" != plan ] || label="${label%: plan}: no-op plan"
+			for v in ours base; do
+				echo "| $label ($v) | $(printf '%s' "${wall[$name.$v.$step]}" | stats) | $(printf '%s' "${cpu[$name.$v.$step]}" | stats) |"
+			done
+			echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[$name.ours.$step]}" "${wall[$name.base.$step]}") | $(ratios "${cpu[$name.ours.$step]}" "${cpu[$name.base.$step]}") |"
+		done
+	done
+}
+
 # ratios A B: "min / median / max" of A[i]/B[i] over two lists of numbers.
 ratios() {
 	paste <(printf '%s' "$1") <(printf '%s' "$2") | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | stats | sed 's/ s//g'
@@ -549,5 +597,11 @@ case $what in helm | all) bench_helm ;; esac
 case $what in helm | all) [ -z "$PEER_HELM" ] || bench_helm_vs_peer ;; esac
 case $what in requests | all) echo && bench_requests ;; esac
 case $what in scale | all) echo && bench_scale ;; esac
+case $what in startup)
+	echo "| command | wall: min / median / max of $RUNS runs | CPU (terraform + provider) |"
+	echo "|---|---|---|"
+	bench_startup_pairs
+	;;
+esac
 case $what in scale | all) [ -z "$PEER_KUBERNETES" ] || { echo && bench_scale_vs_kubernetes_peer; } ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,17 +3,16 @@ package template
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 // The grammar of image references (the distribution reference format).
 var (
-	ociTag        = regexp.MustCompile(`^\w[\w.-]{0,127}$`)
-	ociDigest     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$`)
-	ociPathPart   = regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
-	ociDomain     = regexp.MustCompile(`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?$`)
-	ociIdentifier = regexp.MustCompile(`^[a-f0-9]{64}$`)
+	ociTag        = lazyRegexp(`^\w[\w.-]{0,127}$`)
+	ociDigest     = lazyRegexp(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$`)
+	ociPathPart   = lazyRegexp(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
+	ociDomain     = lazyRegexp(`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?$`)
+	ociIdentifier = lazyRegexp(`^[a-f0-9]{64}$`)
 	// digestHexLen are the digest algorithms an image reference may name.
 	digestHexLen = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
 )
@@ -49,7 +48,7 @@ func ParseOCIRef(ref string) ([2]string, error) {
 	tag := ""
 	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
 		name, tag = name[:i], name[i+1:]
-		if !ociTag.MatchString(tag) {
+		if !ociTag().MatchString(tag) {
 			return fail(fmt.Sprintf("invalid tag %q", tag))
 		}
 	}
@@ -77,7 +76,7 @@ func ociRepository(name string) (string, error) {
 	if name == "" {
 		return "", errors.New("invalid reference: empty repository")
 	}
-	if ociIdentifier.MatchString(name) {
+	if ociIdentifier().MatchString(name) {
 		return "", errors.New("invalid reference: a 64 character hex string is an image ID, not a repository")
 	}
 	domain, path := dockerHub, name
@@ -96,11 +95,11 @@ func ociRepository(name string) (string, error) {
 	if strings.ToLower(path) != path {
 		return "", fmt.Errorf("invalid reference: repository name %q must be lowercase", path)
 	}
-	if !ociDomain.MatchString(domain) {
+	if !ociDomain().MatchString(domain) {
 		return "", fmt.Errorf("invalid reference: registry %q", domain)
 	}
 	for _, part := range strings.Split(path, "/") {
-		if !ociPathPart.MatchString(part) {
+		if !ociPathPart().MatchString(part) {
 			return "", fmt.Errorf("invalid reference: repository %q", path)
 		}
 	}
@@ -114,7 +113,7 @@ func ociRepository(name string) (string, error) {
 }
 
 func checkDigest(d string) error {
-	if !ociDigest.MatchString(d) {
+	if !ociDigest().MatchString(d) {
 		return fmt.Errorf("invalid digest %q", d)
 	}
 	alg, hex, _ := strings.Cut(d, ":")

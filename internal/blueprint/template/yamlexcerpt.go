@@ -2,7 +2,6 @@ package template
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -16,10 +15,10 @@ import (
 // literally was rendered from data, so it is masked too.
 
 var (
-	yamlErrLine = regexp.MustCompile(`\bline (\d+)\b`)
+	yamlErrLine = lazyRegexp(`\bline (\d+)\b`)
 	// yamlKeyLine is "<indent><list markers><plain key>:<rest>".
-	yamlKeyLine = regexp.MustCompile(`^(\s*(?:-\s+)*)([A-Za-z0-9_.\-/]+):(\s.*|)$`)
-	yamlItem    = regexp.MustCompile(`^(\s*(?:-\s+)*-)(\s.*|)$`)
+	yamlKeyLine = lazyRegexp(`^(\s*(?:-\s+)*)([A-Za-z0-9_.\-/]+):(\s.*|)$`)
+	yamlItem    = lazyRegexp(`^(\s*(?:-\s+)*-)(\s.*|)$`)
 )
 
 const (
@@ -32,7 +31,7 @@ const (
 // renderedExcerpt returns the lines of out, rendered from template, around
 // the line err names, for an error message, or "" when err names none.
 func renderedExcerpt(out []byte, template string, err error) string {
-	m := yamlErrLine.FindStringSubmatch(err.Error())
+	m := yamlErrLine().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ""
 	}
@@ -62,8 +61,8 @@ func maskYAMLLine(line, template string) string {
 	switch {
 	case strings.TrimSpace(line) == "":
 		return ""
-	case yamlKeyLine.MatchString(line):
-		m := yamlKeyLine.FindStringSubmatch(line)
+	case yamlKeyLine().MatchString(line):
+		m := yamlKeyLine().FindStringSubmatch(line)
 		key := m[2]
 		if !strings.Contains(template, key+":") {
 			key = masked
@@ -72,8 +71,8 @@ func maskYAMLLine(line, template string) string {
 		if strings.TrimSpace(m[3]) != "" {
 			out += " " + masked
 		}
-	case yamlItem.MatchString(line):
-		m := yamlItem.FindStringSubmatch(line)
+	case yamlItem().MatchString(line):
+		m := yamlItem().FindStringSubmatch(line)
 		out = m[1]
 		if strings.TrimSpace(m[2]) != "" {
 			out += " " + masked

@@ -5,6 +5,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -27,8 +28,16 @@ import (
 // state; nil when nothing needed marking (instance.Drifted).
 func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel, snapBytes []byte, prov shared.Provenance) (_ map[string]string, marked []byte, err error) {
 	snap, err := instance.Decode(snapBytes)
-	if err != nil || snap.Empty() {
+	if err != nil {
 		return nil, nil, err
+	}
+	return d.driftDecoded(ctx, m, snap, snapBytes, prov)
+}
+
+// driftDecoded is drift of snap, decoded from snapBytes; it may mark snap.
+func (d *InstallationData) driftDecoded(ctx context.Context, m shared.InstallationModel, snap *engine.Snapshot, snapBytes []byte, prov shared.Provenance) (_ map[string]string, marked []byte, err error) {
+	if snap.Empty() {
+		return nil, nil, nil
 	}
 	d.Security.TrustSnapshot(m, snap, prov)
 	d.Security.LearnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))

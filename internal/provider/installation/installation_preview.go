@@ -13,6 +13,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
@@ -277,14 +278,13 @@ func remainingTexts(m shared.InstallationModel, rows []shared.DeployItemRow, dia
 // its objects as its cluster has them now, so that the plan compares
 // with what is really there. It reports whether m changed. p is the
 // response's private state (which holds the request's).
-func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.InstallationModel, snapBytes []byte, p privateState, diags *diag.Diagnostics) bool {
+func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.InstallationModel, snap *engine.Snapshot, p privateState, diags *diag.Diagnostics) bool {
 	mode := r.Data.planDiffMode(*m)
 	current, changed := texts(*m)
 	if mode == shared.PlanDiffOff || m.DeployItemObjects.IsUnknown() || (changed && mode == shared.PlanDiffLocal) {
 		return false // nothing to fill, nothing to read
 	}
-	snap, err := instance.Decode(snapBytes)
-	if err != nil || snap.Empty() {
+	if snap.Empty() {
 		return false
 	}
 	key := shared.ReadConfigHashKey(ctx, p, &diag.Diagnostics{}) // a damaged key was reported by the drift check

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -158,10 +159,18 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	rekeyed = shared.BackfillExportObjects(ctx, &state) || rekeyed
 	hashKey := shared.ReadConfigHashKey(ctx, resp.Private, &resp.Diagnostics) // rekeyLegacyHashes may have made it
 	rekeyed = shared.BackfillReconcileKey(hashKey, &state) || rekeyed
+	// One decoding of the snapshot serves the whole refresh (pins, drift,
+	// texts, reconcile outcome): at 1,000 items each decoding costs more
+	// than the refresh's own work. The drift check marks a copy.
+	decoded, err := instance.Decode(snap)
 	// What the next plan previews and its apply deploys (installation_pins.go).
-	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, snap), &resp.Diagnostics)
+	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, decoded), &resp.Diagnostics)
 	storePrivateJSON(ctx, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
-	drifted, marked, err := r.Data.drift(ctx, state, snap, shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
+	var drifted map[string]string
+	var marked []byte
+	if err == nil {
+		drifted, marked, err = r.Data.driftDecoded(ctx, state, decoded.Clone(), snap, shared.SnapshotProvenance(ctx, req.Private, &resp.Diagnostics))
+	}
 	if err != nil {
 		// Refresh must not block a plan when a cluster is down: the
 		// next apply reports it properly.
@@ -171,11 +180,11 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	// A repair outside the resource (landscaper_reconcile, by hand)
 	// ends what an earlier refresh found drifted.
 	cleared := err == nil && clearRepaired(&state, drifted, &resp.Diagnostics)
-	refreshed := r.refreshTexts(ctx, &state, snap, resp.Private, &resp.Diagnostics)
+	refreshed := r.refreshTexts(ctx, &state, decoded, resp.Private, &resp.Diagnostics)
 	markDrifted(&state, drifted, &resp.Diagnostics)
 	// After the drift: a failed reconcile's error is what the item shows.
 	// Not when the drift check could not reach the clusters.
-	reconciled := err == nil && r.Data.readReconciled(ctx, &state, snap, hashKey, &resp.Diagnostics)
+	reconciled := err == nil && r.Data.readReconciled(ctx, &state, decoded, hashKey, &resp.Diagnostics)
 	if len(drifted) == 0 && !rekeyed && !cleared && !refreshed && !reconciled {
 		return
 	}
