@@ -247,7 +247,9 @@ func (c content) layout(name, namespace string, cache partCache) (layout, error)
 		return layout{}, fmt.Errorf("the record of %d deploy items is %d bytes uncompressed, more than the %d an inventory may hold; "+
 			"split the installation, so that fewer items deploy to one cluster", len(c.items), size, maxSplitRecordSize)
 	}
-	slices.SortFunc(c.items, func(a, b entry) int { return strings.Compare(a.id, b.id) })
+	if byID := func(a, b entry) int { return strings.Compare(a.id, b.id) }; !slices.IsSortedFunc(c.items, byID) { // contentLocked sorts
+		slices.SortFunc(c.items, byID)
+	}
 	parts, next := c.split(name, cache)
 	head := Record{Version: splitRecordVersion, Installation: c.installation, Instance: c.instance, Reconciled: c.reconciled}
 	if len(c.kept) <= maxInlineKept {
