@@ -38,6 +38,10 @@ func (r Runner) PredictExports(ctx context.Context, tree *engine.RenderedTree, p
 	}
 	root := tree.Installations[0].Path
 	items := map[string]deployer.PredictedExports{}
+	if bp := tree.Root().Blueprint; bp == nil || len(bp.ExportExecutions) == 0 {
+		// Nothing reads the items' exports: the root exports nothing.
+		return tree.PredictExports(ctx, items, nil)
+	}
 	for _, t := range shown {
 		if t.Err == nil && t.Exports != nil {
 			items[t.ID] = *t.Exports
@@ -56,7 +60,7 @@ func (r Runner) PredictExports(ctx context.Context, tree *engine.RenderedTree, p
 		}
 		missing[it.ID] = true
 	}
-	if bp := tree.Root().Blueprint; len(missing) > 0 && bp != nil && len(bp.ExportExecutions) > 0 {
+	if len(missing) > 0 {
 		opts.Skip = func(id string) bool { return !missing[id] }
 		opts.Marks = nil // their texts are not shown: record no marks for them
 		for _, t := range r.Preview(ctx, tree, prev, opts) {
