@@ -75,7 +75,7 @@ func TestLeftToOthers_OtherManagersKeepTheirFields(t *testing.T) {
 		return r
 	}
 	type live struct {
-		replicas int64
+		replicas  int64
 		image, ca string
 	}
 	read := func() live {
