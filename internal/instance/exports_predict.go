@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -11,15 +12,15 @@ import (
 // predictExports asks the item's deployer what its exports will be,
 // given the objects its preview rendered and, with plan_diff = "server",
 // those the dry-run returned; nil when the deployer cannot say.
-func (r Runner) predictExports(item deployer.Item, rendered, served []deployer.PreviewObject) *deployer.PredictedExports {
+func (r Runner) predictExports(itemType string, config json.RawMessage, rendered, served []deployer.PreviewObject) *deployer.PredictedExports {
 	if r.Engine == nil || r.Engine.Deployers == nil {
 		return nil
 	}
-	p, ok := r.Engine.Deployers.ExportPredictor(item.Type)
+	p, ok := r.Engine.Deployers.ExportPredictor(itemType)
 	if !ok {
 		return nil
 	}
-	pe, err := p.PredictExports(item.Config, rendered, served)
+	pe, err := p.PredictExports(config, rendered, served)
 	if err != nil {
 		return nil
 	}
@@ -54,7 +55,7 @@ func (r Runner) PredictExports(ctx context.Context, tree *engine.RenderedTree, p
 		}
 		// An item that exports nothing needs no preview: asked without
 		// objects, its deployer leaves no key unknown.
-		if pe := r.predictExports(deployer.Item{ID: it.ID, Type: it.Type, Config: it.Config}, nil, nil); pe != nil && len(pe.Unknown) == 0 {
+		if pe := r.predictExports(it.Type, it.Config, nil, nil); pe != nil && len(pe.Unknown) == 0 {
 			items[it.ID] = *pe
 			continue
 		}
