@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
@@ -11,15 +12,15 @@ import (
 // predictExports asks the item's deployer what its exports will be,
 // given the objects its preview rendered and, with plan_diff = "server",
 // those the dry-run returned; nil when the deployer cannot say.
-func (r Runner) predictExports(item deployer.Item, rendered, served []deployer.PreviewObject) *deployer.PredictedExports {
+func (r Runner) predictExports(itemType string, config json.RawMessage, rendered, served []deployer.PreviewObject) *deployer.PredictedExports {
 	if r.Engine == nil || r.Engine.Deployers == nil {
 		return nil
 	}
-	p, ok := r.Engine.Deployers.ExportPredictor(item.Type)
+	p, ok := r.Engine.Deployers.ExportPredictor(itemType)
 	if !ok {
 		return nil
 	}
-	pe, err := p.PredictExports(item.Config, rendered, served)
+	pe, err := p.PredictExports(config, rendered, served)
 	if err != nil {
 		return nil
 	}
@@ -38,6 +39,10 @@ func (r Runner) PredictExports(ctx context.Context, tree *engine.RenderedTree, p
 	}
 	root := tree.Installations[0].Path
 	items := map[string]deployer.PredictedExports{}
+	if bp := tree.Root().Blueprint; bp == nil || len(bp.ExportExecutions) == 0 {
+		// Nothing reads the items' exports: the root exports nothing.
+		return tree.PredictExports(ctx, items, nil)
+	}
 	for _, t := range shown {
 		if t.Err == nil && t.Exports != nil {
 			items[t.ID] = *t.Exports
@@ -50,13 +55,13 @@ func (r Runner) PredictExports(ctx context.Context, tree *engine.RenderedTree, p
 		}
 		// An item that exports nothing needs no preview: asked without
 		// objects, its deployer leaves no key unknown.
-		if pe := r.predictExports(deployer.Item{ID: it.ID, Type: it.Type, Config: it.Config}, nil, nil); pe != nil && len(pe.Unknown) == 0 {
+		if pe := r.predictExports(it.Type, it.Config, nil, nil); pe != nil && len(pe.Unknown) == 0 {
 			items[it.ID] = *pe
 			continue
 		}
 		missing[it.ID] = true
 	}
-	if bp := tree.Root().Blueprint; len(missing) > 0 && bp != nil && len(bp.ExportExecutions) > 0 {
+	if len(missing) > 0 {
 		opts.Skip = func(id string) bool { return !missing[id] }
 		opts.Marks = nil // their texts are not shown: record no marks for them
 		for _, t := range r.Preview(ctx, tree, prev, opts) {

@@ -133,7 +133,7 @@ func (r Runner) previewOne(ctx context.Context, renderer *preview.Renderer, serv
 			served = objs
 		}
 	}
-	t.Exports = r.predictExports(req.Item, rendered, served)
+	t.Exports = r.predictExports(req.Item.Type, req.Item.Config, rendered, served)
 	texts, err := renderer.Item(t.ID, objs)
 	if err != nil {
 		return ItemText{ID: t.ID, Err: err}

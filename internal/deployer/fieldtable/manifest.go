@@ -69,6 +69,15 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 	{Path: "manifests[].patchAfterDeployment", Since: "v0.110", Verdict: Honoured, How: "A JSON merge patch after readiness; a re-apply does not write again.",
 		Tests: []string{"TestApply_PatchAfterDeploymentAndAnnotations"}},
 	{Path: "manifests[].patchBeforeDelete", Since: "v0.110", Verdict: Honoured, Tests: []string{"TestDeletePatches"}},
+	{Path: "manifests[].leftToOthers", Since: "", Verdict: Differs,
+		How: "An extension, the provider's own: fields other field managers own (`.spec.replicas` an HPA scales, " +
+			"`.spec.template.spec.containers[0].image` a CI sets, `.metadata.annotations['example.com/ca']` a webhook writes) " +
+			"are taken out of the object before it is applied, previewed or compared for drift, so the apply leaves them to " +
+			"their managers. Unlisted, such a field is drift naming its manager and the apply takes it back, as Landscaper's " +
+			"next reconcile would. A listed field that no other manager holds yet is removed by the next apply (server-side " +
+			"apply drops what its manager stops setting), so list a field once its manager has taken it. Manifest items only; " +
+			"a Helm release's objects are Helm's to apply.",
+		Tests: []string{"TestLeftToOthers_OtherManagersKeepTheirFields", "TestParseLeftPath"}},
 	{Path: "exports", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},
 	{Path: "exports.exports", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},
 	{Path: "exports.exports[].key", Since: "v0.12", Verdict: Honoured, Tests: []string{"TestApply_Exports"}},

@@ -77,6 +77,12 @@ type Manifest struct {
 	// PatchAfterDeployment and PatchBeforeDelete are JSON merge patches.
 	PatchAfterDeployment json.RawMessage `json:"patchAfterDeployment,omitempty"`
 	PatchBeforeDelete    json.RawMessage `json:"patchBeforeDelete,omitempty"`
+	// LeftToOthers is an extension of Landscaper's configuration: fields
+	// of the object other field managers own (an HPA's `.spec.replicas`,
+	// a CI's image, a webhook's annotation), taken out of the object
+	// before it is applied, previewed or compared for drift, so that the
+	// apply leaves them to their managers (leftfields.go).
+	LeftToOthers []string `json:"leftToOthers,omitempty"`
 }
 
 // Exports lists the values the item exports.

@@ -22,7 +22,8 @@ import (
 //   - objects applied with a policy that may leave the cluster's version
 //     (ignore, immutable, fallback), patched after deployment, Helm hooks
 //     and crds/;
-//   - exports following an object reference or read on another target.
+//   - exports following an object reference or read on another target,
+//     and every export of a Secret (the plan masks its values).
 //
 // With plan_diff = "server" the value is the dry-run's (defaults,
 // webhooks and normalisation applied), still only where the rendered
@@ -59,6 +60,9 @@ func PredictFromObjects(exports []Export, defaultNamespace string, rendered, ser
 func predictOne(e Export, defaultNamespace string, rendered, server []deployer.PreviewObject) (any, bool) {
 	if e.FromResource == nil || e.FromObjectRef != nil || e.TargetName != nil || clusterDecided(e.JSONPath) {
 		return nil, false
+	}
+	if e.FromResource.Kind == "Secret" {
+		return nil, false // the plan masks a Secret's values: its exports show after apply, as before
 	}
 	local, ok := findObject(*e.FromResource, defaultNamespace, rendered)
 	if !ok || !plainlyApplied(local.Note) {

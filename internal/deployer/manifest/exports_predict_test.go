@@ -61,6 +61,13 @@ func TestPredictFromObjects(t *testing.T) {
 	check(t, PredictFromObjects(exports, "", []deployer.PreviewObject{svc("", "")}, nil), map[string]any{})
 	// An object that may keep the cluster's version tells nothing.
 	check(t, PredictFromObjects(exports, "", []deployer.PreviewObject{svc("demo", "policy: immutable (created, never updated)")}, nil), map[string]any{})
+	// A Secret's values are masked in the plan: its exports stay unknown.
+	secret := svc("demo", "")
+	secret.Object["kind"] = "Secret"
+	secretRef := &ObjectRef{APIVersion: "v1", Kind: "Secret", Name: "web", Namespace: "demo"}
+	if got := PredictFromObjects([]Export{{Key: "mem", JSONPath: ".data.mem", FromResource: secretRef}}, "", []deployer.PreviewObject{secret}, nil); len(got.Known) != 0 {
+		t.Errorf("a Secret's export is predicted: %v", got.Known)
+	}
 	// With a dry-run the value is the server's, where the rendering sets it.
 	served := svc("demo", "")
 	served.Object["spec"].(map[string]any)["type"] = "NodePort"

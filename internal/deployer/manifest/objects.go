@@ -79,6 +79,9 @@ func DecodeManifests(itemID string, manifests []Manifest) ([]*Desired, error) {
 			if err := foldStringData(o); err != nil {
 				return nil, fmt.Errorf("manifests[%d] (%s): %w", i, deployer.RefOf(o.Object), err)
 			}
+			if err := leaveToOthers(o.Object, m.LeftToOthers); err != nil {
+				return nil, fmt.Errorf("manifests[%d].leftToOthers: %w", i, err)
+			}
 			labels := o.GetLabels()
 			if labels == nil {
 				labels = map[string]string{}
