@@ -73,7 +73,7 @@ func (e *accEnv) crdGone(name string) func(*terraform.State) error {
 		}
 		_, err = dyn.Resource(crdResource).Get(context.Background(), name, metav1.GetOptions{})
 		if !apierrors.IsNotFound(err) {
-			return fmt.Errorf("CRD %s after destroy: %v, want it gone", name, err)
+			return fmt.Errorf("CRD %s after destroy: %w, want it gone", name, err)
 		}
 		return nil
 	}
