@@ -72,8 +72,11 @@ func (e *accEnv) crdGone(name string) func(*terraform.State) error {
 			return err
 		}
 		_, err = dyn.Resource(crdResource).Get(context.Background(), name, metav1.GetOptions{})
-		if !apierrors.IsNotFound(err) {
-			return fmt.Errorf("CRD %s after destroy: %w, want it gone", name, err)
+		switch {
+		case err == nil:
+			return fmt.Errorf("CRD %s still exists after destroy", name)
+		case !apierrors.IsNotFound(err):
+			return fmt.Errorf("CRD %s after destroy: %w", name, err)
 		}
 		return nil
 	}
