@@ -161,7 +161,7 @@ func (d adoptingDeployer) Apply(ctx context.Context, item deployer.Item) (deploy
 				"that deployer deployed; remove the item from the blueprint (and let Landscaper reconcile) before migrating, or keep the installation in Landscaper",
 			item.ID, di.ObjectRef, item.Type)
 	}
-	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, Namespace: di.ObjectRef.Namespace, UID: di.ObjectRef.UID, ProviderStatus: di.ProviderStatus, Config: di.Config})
+	status, err := adopter.Adopt(ctx, item, deployer.Landscaped{DeployItem: di.ObjectRef.Name, Namespace: di.Namespace, UID: di.UID, ProviderStatus: di.ProviderStatus, Config: di.Config})
 	if err != nil {
 		return deployer.Result{}, err
 	}

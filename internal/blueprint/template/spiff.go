@@ -46,6 +46,9 @@ func (Spiff) Execute(req Request) (Result, error) {
 	}
 	out, err := runSandboxed(req.Context, job, req.Limits, sharedLookups(req))
 	if err != nil {
+		if excerpt := spiffExcerpt(text, err.Error()); excerpt != "" {
+			return Result{}, req.errorf("%w\n%s", err, excerpt)
+		}
 		return Result{}, req.errorf("%w", err)
 	}
 	res := Result{Output: map[string]any{}, State: out.State}

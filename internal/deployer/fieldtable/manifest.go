@@ -25,7 +25,7 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 	{Path: "readinessChecks", Since: "v0.11", Verdict: Honoured, How: "Checked after every apply, until the item's timeout.", Tests: []string{"TestApply_CustomReadinessChecks"}},
 	{Path: "readinessChecks.disableDefault", Since: "v0.11", Verdict: Honoured, How: "Skips the default checks of Pods and workloads.",
 		Tests: []string{"TestApply_ReadinessChecksSwitchedOff"}},
-	{Path: "readinessChecks.custom", Since: "v0.11", Verdict: Honoured, Tests: []string{"TestApply_CustomReadinessChecks"}},
+	{Path: "readinessChecks.custom", Since: "v0.11", Verdict: Honoured, Tests: []string{"TestApply_CustomReadinessChecks", "TestAccInstallation_customReadinessCheckLandscaperForm"}},
 	{Path: "readinessChecks.custom[].name", Since: "v0.11", Verdict: Honoured, How: "Required, as Landscaper validates; named in every message.", Tests: []string{"TestParseConfig_Invalid"}},
 	{Path: "readinessChecks.custom[].disabled", Since: "v0.11", Verdict: Honoured, How: "The check is skipped.",
 		Tests: []string{"TestApply_ReadinessChecksSwitchedOff"}},
@@ -53,7 +53,7 @@ var Manifest = Table{Title: "Manifest deployer (`landscaper.gardener.cloud/kuber
 		Tests: []string{"TestRequirementMet"}},
 	{Path: "readinessChecks.custom[].targetName", Since: "v0.110", Verdict: Differs, How: targetNameHow,
 		Tests: []string{"TestTargetName_ReadWaitDeleteOnTheNamedTarget", "TestRender_TargetNameMustBeAnImport", "TestAccInstallation_targetNameOnASecondCluster"}},
-	{Path: "manifests", Since: "≤ v0.5", Verdict: Honoured, How: "Applied in the order CRDs, cluster-scoped, namespaced.", Tests: []string{"TestConformance_Manifest"}},
+	{Path: "manifests", Since: "≤ v0.5", Verdict: Honoured, How: "Applied in the order CRDs, cluster-scoped, namespaced.", Tests: []string{"TestConformance_Manifest", "TestAccInstallation_crdAndItsResourceInOneApply"}},
 	{Path: "manifests[].policy", Since: "v0.12", Verdict: Differs,
 		How: "`fallback`, `keep`, `ignore`, `immutable` as Landscaper: `fallback` touches an existing object only if it carries this " +
 			"item's label (or is one it adopted from Landscaper), else leaves it alone and does not record it. `manage` refuses, naming " +
