@@ -123,3 +123,28 @@ func (m masker) occursIn(raw []byte) bool {
 	}
 	return false
 }
+
+// ScrubErrors replaces the texts of the last errors of every installation,
+// execution and deploy item of snap's tree by scrub's result: errors are
+// texts whoever reads the inventory or deploy_item_errors sees, so every
+// secret is masked there, not only write-only values.
+func ScrubErrors(snap *engine.Snapshot, scrub func(string) string) {
+	if snap.Empty() || scrub == nil {
+		return
+	}
+	m := func(e *snapshot.Error) {
+		if e != nil {
+			e.Message, e.Reason = scrub(e.Message), scrub(e.Reason)
+		}
+	}
+	for _, in := range snap.Installations() {
+		m(in.LastError)
+		if in.Execution == nil {
+			continue
+		}
+		m(in.Execution.LastError)
+		for _, it := range in.Execution.DeployItems {
+			m(it.LastError)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package installation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -45,20 +46,20 @@ func (r *InstallationResource) importFromInventory(ctx context.Context, namespac
 		if len(searched) > 0 {
 			where = "in the clusters of target_kubeconfigs (" + strings.Join(searched, ", ") + ")"
 		}
-		resp.Diagnostics.AddWarning("Installation Inventory Not Found",
-			fmt.Sprintf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
+		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Installation Inventory Not Found",
+			fmt.Errorf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
 				"the inventory through the configuration's target imports and starts from what it records (the plan shows "+
 				"an update); a destroy before that apply fails and deletes nothing. To import everything the inventory "+
 				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs.",
 				namespace, name, where))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
-	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
-	resp.Diagnostics.Append(shared.MarkFilledFromCluster(ctx, resp.Private, fill.own)...)
+	resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &fill.state)...)
+	resp.Diagnostics.Append(r.Data.Security.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
+	resp.Diagnostics.Append(r.Data.Security.MarkFilledFromCluster(ctx, resp.Private, fill.own)...)
 	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
-	importNotes(fill.imported, resp)
+	importNotes(r.Data.Security, fill.imported, resp)
 }
 
 // inventoryFill is the state an installation's inventory fills.
@@ -151,7 +152,7 @@ func importedModel(base, kept shared.InstallationModel) shared.InstallationModel
 }
 
 // importNotes warns about what the import could not fill.
-func importNotes(imp instance.Imported, resp *resource.ImportStateResponse) {
+func importNotes(sec *shared.Security, imp instance.Imported, resp *resource.ImportStateResponse) {
 	if !imp.Kept {
 		resp.Diagnostics.AddWarning("Installation Imported From Its Deploy Items Only",
 			"The installation's inventory records its deploy items but not its configuration (it was written by an earlier "+
@@ -159,14 +160,12 @@ func importNotes(imp instance.Imported, resp *resource.ImportStateResponse) {
 				"apply starts from it.")
 	}
 	if len(imp.Withheld) > 0 {
-		resp.Diagnostics.AddWarning("Attributes Holding Credentials Not Imported",
-			"The inventory in the target clusters never holds credentials, so these were not imported: "+strings.Join(imp.Withheld, ", ")+
-				". The next plan sets them from the configuration and its apply runs a job that deploys what the configuration renders "+
-				"(target imports that take their kubeconfig from the provider block, kubeconfig_from_provider, hold none and are imported).")
+		shared.AddWarning(&resp.Diagnostics, sec, "Attributes Holding Credentials Not Imported", errors.New("The inventory in the target clusters never holds credentials, so these were not imported: "+strings.Join(imp.Withheld, ", ")+
+			". The next plan sets them from the configuration and its apply runs a job that deploys what the configuration renders "+
+			"(target imports that take their kubeconfig from the provider block, kubeconfig_from_provider, hold none and are imported)."))
 	}
 	if len(imp.Missing) > 0 {
-		resp.Diagnostics.AddWarning("Deploy Items Not Found",
-			"These deploy items were deployed to clusters the import did not search (not in target_kubeconfigs): "+
-				strings.Join(imp.Missing, ", ")+". The state lists them, but a destroy may not reach them; the next apply settles them.")
+		shared.AddWarning(&resp.Diagnostics, sec, "Deploy Items Not Found", errors.New("These deploy items were deployed to clusters the import did not search (not in target_kubeconfigs): "+
+			strings.Join(imp.Missing, ", ")+". The state lists them, but a destroy may not reach them; the next apply settles them."))
 	}
 }

@@ -39,7 +39,7 @@ func NewProviderData(version string, host hostaccess.HostSettings, registry *com
 	return &ProviderData{
 		version:    version,
 		Host:       hostCluster,
-		Engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Clusters: pool, Parallelism: tune.parallelism},
+		Engine:     &engine.Engine{Deployers: deployers, Log: tflogLogger{sec: security}, Clusters: pool, Parallelism: tune.parallelism},
 		components: components,
 		Security:   security,
 		Pool:       pool,
@@ -89,7 +89,7 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 	}
 	d, ok := v.(*ProviderData)
 	if !ok {
-		diags.AddError("Unexpected Provider Data", fmt.Sprintf("expected *providerData, got %T; please report this bug", v))
+		AddError(diags, nil, "Unexpected Provider Data", fmt.Errorf("expected *providerData, got %T; please report this bug", v))
 		return nil
 	}
 	return d
@@ -98,7 +98,7 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 // Instances runs installation instances' jobs with progress logged to
 // this request's tflog.
 func (d *ProviderData) Instances(ctx context.Context) instance.Runner {
-	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx}}
+	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx, sec: d.Security}}
 }
 
 // ProviderTargets are Targets of the provider block's kubeconfigs, allowed

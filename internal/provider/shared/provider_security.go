@@ -110,7 +110,7 @@ func (m *RenderLimitsModel) Limits() (template.Limits, diag.Diagnostics) {
 			continue
 		}
 		if f.v.ValueInt64() <= 0 {
-			diags.AddAttributeError(base.AtName(f.name), "Invalid Render Limit", f.name+" must be positive")
+			AddError(&diags, nil, "Invalid Render Limit", AttrMsg(base.AtName(f.name), f.name+" must be positive"))
 			continue
 		}
 		*f.set = f.v.ValueInt64() * f.scale
@@ -150,14 +150,14 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 			trust(t)
 		}
 	}
-	s.Secrets.Add(WriteOnlyStrings(ctx, m)...)
+	s.Secrets.AddWriteOnly(WriteOnlyValue(ctx, m))
 	var im ImportsModel
 	if ok, err := AsObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok || im.Secrets.IsNull() || im.Secrets.IsUnknown() {
 		return
 	}
 	for name := range im.Secrets.Elements() {
 		if v, ok := in.Data[name]; ok {
-			s.Secrets.AddValue(v)
+			s.Secrets.AddValueAt(name, v) // its booleans by their path
 		}
 	}
 }
