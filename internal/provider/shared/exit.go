@@ -100,14 +100,16 @@ func maskedAttributes[A attributeFlags](attrs map[string]A) map[string]bool {
 }
 
 // maskComputed masks every string inside the attributes named in
-// masked. A number whose text is a registered secret cannot hold the
-// mask: its attribute is written null instead (exports never gets there,
-// an export holding a secret is sensitive by its value).
+// masked. A number whose text is a registered secret, and a boolean at
+// the key path of a sensitive boolean (redact.BoolAt), cannot hold the
+// mask: their attribute is written null instead (exports never gets
+// there, an export holding a secret is sensitive by its value).
 func (s *Security) maskComputed(masked map[string]bool, raw tftypes.Value) tftypes.Value {
 	if s == nil || len(masked) == 0 || raw.IsNull() || !raw.IsKnown() {
 		return raw
 	}
-	secretNumbers := map[string]bool{}
+	secretNumbers := map[string]bool{} // attributes holding a secret number or boolean
+	bools := s.Secrets.BoolPaths()
 	out, err := tftypes.Transform(raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		steps := p.Steps()
 		if len(steps) == 0 || !v.IsKnown() || v.IsNull() {
@@ -132,6 +134,10 @@ func (s *Security) maskComputed(masked map[string]bool, raw tftypes.Value) tftyp
 					secretNumbers[string(name)] = true
 				}
 			}
+		case v.Type().Is(tftypes.Bool):
+			if redact.BoolAt(bools, keysOf(steps)) {
+				secretNumbers[string(name)] = true
+			}
 		}
 		return v, nil
 	})
@@ -150,6 +156,21 @@ func (s *Security) maskComputed(masked map[string]bool, raw tftypes.Value) tftyp
 		values[name] = tftypes.NewValue(objType.AttributeTypes[name], nil)
 	}
 	return tftypes.NewValue(objType, values)
+}
+
+// keysOf are the attribute names and map or object keys of a path, list
+// and set positions left out.
+func keysOf(steps []tftypes.AttributePathStep) []string {
+	keys := make([]string, 0, len(steps))
+	for _, st := range steps {
+		switch k := st.(type) {
+		case tftypes.AttributeName:
+			keys = append(keys, string(k))
+		case tftypes.ElementKeyString:
+			keys = append(keys, string(k))
+		}
+	}
+	return keys
 }
 
 // SetPrivate records raw (JSON) at key in p, with every write-only value
