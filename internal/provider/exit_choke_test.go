@@ -29,6 +29,8 @@ import (
 //   - A diagnostic made directly (diags.AddError, …) carries constant text
 //     only; anything computed goes through shared.AddError/AddWarning.
 //   - The reconcile action's progress messages are scrubbed.
+//   - A job that keeps attributes in the inventory (Runner.Keep) masks
+//     what it keeps there (Runner.Mask = Security.MaskKept).
 func TestExits_OnlyThroughTheMaskingExit(t *testing.T) {
 	exitFile := filepath.Join("shared", "exit.go")
 	// allowed: function → why it may write past the exit.
@@ -57,7 +59,16 @@ func TestExits_OnlyThroughTheMaskingExit(t *testing.T) {
 			if !ok || fn.Body == nil {
 				continue
 			}
+			keeps, masks := false, false
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok {
+					for _, l := range as.Lhs {
+						if s, ok := l.(*ast.SelectorExpr); ok {
+							keeps = keeps || s.Sel.Name == "Keep"
+							masks = masks || s.Sel.Name == "Mask"
+						}
+					}
+				}
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
 					return true
@@ -103,13 +114,19 @@ func TestExits_OnlyThroughTheMaskingExit(t *testing.T) {
 				}
 				return true
 			})
+			if keeps {
+				checked["inventory"]++
+				if !masks {
+					t.Errorf("%s (%s): a runner keeps attributes in the inventory (Keep) without Mask = Security.MaskKept", fset.Position(fn.Pos()), fn.Name.Name)
+				}
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{"attribute", "private", "log", "diagnostic", "progress"} {
+	for _, kind := range []string{"attribute", "private", "log", "diagnostic", "progress", "inventory"} {
 		if checked[kind] == 0 {
 			t.Errorf("no %s exit found: the walk reads nothing of that kind", kind)
 		}

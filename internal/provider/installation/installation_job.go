@@ -45,7 +45,7 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 	runner.SignKey = key.ReconcileKey()
 	runner.Pins = pins
 	runner.Keep = keepOf(ctx, d.Security, withDigests(m, spec))
-	runner.Mask = d.Security.MaskSnapshot // what the inventory keeps
+	runner.Mask = d.Security.MaskKept // what the inventory keeps
 	job, jobErr := runner.Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
@@ -88,10 +88,12 @@ func (d *InstallationData) delete(ctx context.Context, m shared.InstallationMode
 	runner := d.Instances(ctx)
 	runner.SignKey = key.ReconcileKey()
 	runner.Keep = keepOf(ctx, d.Security, m)
+	runner.Mask = d.Security.MaskKept
 	snap, err := runner.Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, ignored, err
 	}
+	d.Security.MaskSnapshot(snap) // what private state keeps
 	out, encErr := outcomeOf(snap, snapBytes)
 	return out, ignored, errors.Join(err, encErr)
 }

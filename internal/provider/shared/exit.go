@@ -29,8 +29,8 @@ import (
 //     set and sensitive attributes stay as Terraform needs them;
 //   - private state: SetPrivate — write-only values masked, other secrets
 //     kept (destroy and drift need them; the state file is sensitive);
-//   - what a job keeps (private state's snapshot, the inventory Secret's
-//     kept snapshot): MaskSnapshot, the job's Runner.Mask;
+//   - what a job keeps: in private state MaskSnapshot; in the inventory
+//     Secret MaskKept, the job's Runner.Mask;
 //   - diagnostics: AddError, AddWarning (input_error.go), Scrub;
 //   - logs: Logger, Warn.
 //
@@ -202,4 +202,17 @@ func (s *Security) MaskSnapshot(snap *engine.Snapshot) {
 	}
 	instance.MaskWriteOnly(snap, s.Secrets.WriteOnly())
 	instance.ScrubErrors(snap, s.Scrub)
+}
+
+// MaskKept masks what the inventory keeps of a job for an import
+// (instance.Runner.Mask): as MaskSnapshot, and every registered secret in
+// the installations' exports and execution state too — the inventory
+// Secret is read by whoever may read Secrets in its namespace, and an
+// import marks what it fills untrusted until the next apply re-derives it.
+func (s *Security) MaskKept(snap *engine.Snapshot) {
+	if s == nil || snap.Empty() {
+		return
+	}
+	s.MaskSnapshot(snap)
+	instance.MaskOutcomes(snap, s.Secrets.Values(), redact.Mask)
 }

@@ -201,8 +201,17 @@ func TestExits_NoCanaryLeaves(t *testing.T) {
 			assertNoCanary(t, what+" error", e.Message+" "+e.Reason)
 		}
 		if bytes.Contains(b, []byte(canaryWO)) {
-			t.Errorf("the kept snapshot holds the write-only value: %s", b)
+			t.Errorf("the private snapshot holds the write-only value: %s", b)
 		}
+		// What the inventory keeps: no secret in exports or state either.
+		kept := canarySnapshot()
+		kept.Root.Exports = map[string]any{"all": canaryText()}
+		kept.Root.State = map[string]json.RawMessage{"main": json.RawMessage(`{"s":` + strconvQuote(canaryText()) + `}`)}
+		sec.MaskKept(kept)
+		if b, err = snapshot.Marshal(kept); err != nil {
+			t.Fatal(err)
+		}
+		assertNoCanary(t, "the inventory's kept snapshot", string(b))
 	})
 
 	t.Run("deploy_item_objects", func(t *testing.T) {
@@ -241,6 +250,11 @@ func TestExits_NoCanaryLeaves(t *testing.T) {
 			t.Error("a boolean at another path is sensitive: every true would be")
 		}
 	})
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 type canaryModel struct {
