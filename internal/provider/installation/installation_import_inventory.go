@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
@@ -105,6 +108,13 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
+	var dropped []string
+	if m, dropped = providerTargetsFoundIn(m, imp.FoundIn); len(dropped) > 0 {
+		shared.AddWarning(diags, d.Security, "Provider Targets Not Imported", fmt.Errorf(
+			"the inventory names provider_targets entries whose clusters do not hold the installation's records (%s): a record "+
+				"found in one cluster does not choose another cluster's target_kubeconfigs entry, so they are left out of the state "+
+				"(and of a generated configuration); add them to provider_targets if they are yours", strings.Join(dropped, ", ")))
+	}
 	// What an inventory holds is untrusted, whoever signed it (an import
 	// reads without the key): nothing of it is trusted before an apply.
 	d.Security.TrustSnapshot(m, imp.Snapshot, shared.Provenance{})
@@ -118,6 +128,44 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
 	hashKey.KeyRows(out.items)
 	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp, own: ownTargets(targets, imp)}, searched
+}
+
+// providerTargetsFoundIn is m with provider_targets restricted to the
+// target_kubeconfigs entries whose clusters hold the installation's
+// records (foundIn), and the import names it dropped. What an inventory
+// keeps is a claim: a record planted in a dev cluster naming
+// `{ cluster = "prod" }` would otherwise write the prod entry into the
+// state an import fills and into the configuration
+// `terraform query -generate-config-out` writes, and its next apply would
+// deploy through the prod kubeconfig (issue 32, suspicion c). An entry of
+// a cluster that holds records is one the installation deployed to.
+func providerTargetsFoundIn(m shared.InstallationModel, foundIn []string) (shared.InstallationModel, []string) {
+	if m.ProviderTargets.IsNull() || m.ProviderTargets.IsUnknown() {
+		return m, nil
+	}
+	found := map[string]bool{}
+	for _, name := range foundIn {
+		found[name] = true
+	}
+	kept := map[string]attr.Value{}
+	var dropped []string
+	for importName, v := range m.ProviderTargets.Elements() {
+		entry, ok := v.(types.String)
+		if ok && found[entry.ValueString()] {
+			kept[importName] = v
+			continue
+		}
+		dropped = append(dropped, importName+" = "+v.String())
+	}
+	if len(dropped) == 0 {
+		return m, nil
+	}
+	sort.Strings(dropped)
+	m.ProviderTargets = types.MapValueMust(types.StringType, kept)
+	if len(kept) == 0 {
+		m.ProviderTargets = types.MapNull(types.StringType)
+	}
+	return m, dropped
 }
 
 // ownTargets are the targets an import lets the refresh and destroy after
