@@ -40,7 +40,8 @@ func PreviewItems(tree *RenderedTree, prev *Snapshot) []deployer.PreviewRequest 
 		}
 		var applied []byte
 		if p := recorded[it.ID]; p != nil {
-			item.ProviderStatus, applied = p.ProviderStatus, p.Config
+			item.ProviderStatus, applied = p.ProviderStatus, appliedConfig(p)
+			item.Rebuilt = p.Rebuilt
 			if item.Target == nil && p.AppliedTarget != nil {
 				t := *p.AppliedTarget
 				item.Target = &t
@@ -66,13 +67,26 @@ func RecordedPreviewItems(snap *Snapshot, root *blueprint.Blueprint, comp *bluep
 	var out []deployer.PreviewRequest
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
-			item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config, ProviderStatus: it.ProviderStatus, Files: w.files}
+			item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config, ProviderStatus: it.ProviderStatus, Files: w.files,
+				Rebuilt: it.Rebuilt}
 			if t, err := execution.AppliedTarget(w.in.Targets, it); err == nil {
 				item.Target = t
 			}
-			out = append(out, deployer.PreviewRequest{Item: item, Applied: it.Config})
+			out = append(out, deployer.PreviewRequest{Item: item, Applied: appliedConfig(it)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Item.ID < out[j].Item.ID })
 	return out
+}
+
+// appliedConfig is the configuration an item's last apply of this
+// provider used (PreviewRequest.Applied), nil for an item rebuilt from an
+// inventory: what a cluster holds is a claim, and the plan-time chart
+// host rule (a chart is fetched at plan only from the host the last apply
+// fetched it from) must not take a planted record's host for one.
+func appliedConfig(it *snapshot.DeployItem) []byte {
+	if it.Rebuilt {
+		return nil
+	}
+	return it.Config
 }

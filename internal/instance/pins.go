@@ -23,6 +23,13 @@ func (r Runner) Resolve(ctx context.Context, snap *engine.Snapshot) map[string]d
 	}
 	out := map[string]deployer.Pins{}
 	for _, req := range engine.RecordedPreviewItems(snap, nil, nil) {
+		if req.Item.Rebuilt {
+			// Rebuilt from an inventory (an import): its sources are what a
+			// record claims, and resolving them would contact hosts a
+			// planted record names; the next apply pins it from the
+			// configuration.
+			continue
+		}
 		d, err := r.Engine.Deployers.Lookup(req.Item.Type)
 		if err != nil {
 			continue

@@ -21,7 +21,7 @@ func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 	if len(forms) == 0 || snap.Empty() {
 		return
 	}
-	m := masker(forms)
+	m := masker{forms: forms, mask: snapshot.WriteOnlyMask}
 	for _, in := range snap.Installations() {
 		in.Exports = m.object(in.Exports)
 		for k, raw := range in.State {
@@ -42,13 +42,36 @@ func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 	}
 }
 
-// masker masks its forms, longest first.
-type masker []string
+// MaskOutcomes replaces, in the exports and execution state of every
+// installation of snap's tree, each of forms with mask: what the
+// inventory keeps for an import is read by whoever may read Secrets in
+// its namespace, so a Secret import's value a blueprint exported or kept
+// in its state must not be there (Security.MaskKept). Deploy item
+// configurations are left: their own parents record them, as the
+// deployed objects hold them.
+func MaskOutcomes(snap *engine.Snapshot, forms []string, mask string) {
+	if len(forms) == 0 || snap.Empty() {
+		return
+	}
+	m := masker{forms: forms, mask: mask}
+	for _, in := range snap.Installations() {
+		in.Exports = m.object(in.Exports)
+		for k, raw := range in.State {
+			in.State[k] = m.raw(raw)
+		}
+	}
+}
+
+// masker masks its forms (longest first) with mask.
+type masker struct {
+	forms []string
+	mask  string
+}
 
 func (m masker) string(s string) string {
-	for _, f := range m {
+	for _, f := range m.forms {
 		if strings.Contains(s, f) {
-			s = strings.ReplaceAll(s, f, snapshot.WriteOnlyMask)
+			s = strings.ReplaceAll(s, f, m.mask)
 		}
 	}
 	return s
@@ -115,11 +138,36 @@ func (m masker) raw(raw json.RawMessage) json.RawMessage {
 
 // occursIn reports whether a form may be inside the JSON text raw.
 func (m masker) occursIn(raw []byte) bool {
-	for _, f := range m {
+	for _, f := range m.forms {
 		enc, _ := json.Marshal(f)
 		if bytes.Contains(raw, enc[1:len(enc)-1]) {
 			return true
 		}
 	}
 	return false
+}
+
+// ScrubErrors replaces the texts of the last errors of every installation,
+// execution and deploy item of snap's tree by scrub's result: errors are
+// texts whoever reads the inventory or deploy_item_errors sees, so every
+// secret is masked there, not only write-only values.
+func ScrubErrors(snap *engine.Snapshot, scrub func(string) string) {
+	if snap.Empty() || scrub == nil {
+		return
+	}
+	m := func(e *snapshot.Error) {
+		if e != nil {
+			e.Message, e.Reason = scrub(e.Message), scrub(e.Reason)
+		}
+	}
+	for _, in := range snap.Installations() {
+		m(in.LastError)
+		if in.Execution == nil {
+			continue
+		}
+		m(in.Execution.LastError)
+		for _, it := range in.Execution.DeployItems {
+			m(it.LastError)
+		}
+	}
 }

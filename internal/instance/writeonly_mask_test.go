@@ -30,7 +30,7 @@ func TestMaskWriteOnly(t *testing.T) {
 			{ID: "app/a", Name: "a", Config: cfg, ConfigHash: "h", Exports: map[string]any{"k": []any{secret}}, LastError: quoted("item")},
 			{ID: "app/b", Name: "b", Config: json.RawMessage(`{"other":"kept"}`)},
 		}}}}
-	MaskWriteOnly(snap, masker{secret, b64})
+	MaskWriteOnly(snap, []string{secret, b64})
 
 	all, err := snapshot.Marshal(snap)
 	if err != nil {

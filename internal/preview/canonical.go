@@ -195,6 +195,9 @@ func (e *encoder) node(v any, path []string, lvl level) *yaml.Node {
 		}
 		return e.number(string(b), path)
 	case bool:
+		if e.m.sensitive.boolAt(path) { // a Secret import's boolean, by its key path
+			return e.plain(e.m.marks.Marker(e.loc(path), strconv.FormatBool(x)))
+		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatBool(x)}
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: "null"}

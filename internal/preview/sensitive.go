@@ -2,7 +2,9 @@ package preview
 
 import (
 	"encoding/base64"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -27,6 +29,43 @@ type Sensitive struct {
 	// list longest first: find looks up every position of a string once,
 	// instead of searching the string for every value.
 	byPrefix map[uint32][]string
+	// bools are the key paths of sensitive booleans (AddBoolPaths).
+	bools [][]string
+}
+
+// AddBoolPaths registers sensitive booleans by the key paths that lead to
+// them (redact.Secrets.BoolPaths): a boolean cannot be found by its value,
+// so a boolean field is masked when its key path ends with one of them.
+func (s *Sensitive) AddBoolPaths(paths ...[]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bools = append(s.bools, paths...)
+}
+
+// boolAt says whether a boolean at path (an object's keys and list
+// positions) is sensitive: its keys, positions left out, end with a
+// registered path.
+func (s *Sensitive) boolAt(path []string) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.bools) == 0 {
+		return false
+	}
+	keys := make([]string, 0, len(path))
+	for _, k := range path {
+		if _, err := strconv.Atoi(k); err != nil {
+			keys = append(keys, k)
+		}
+	}
+	for _, p := range s.bools {
+		if len(p) > 0 && len(p) <= len(keys) && slices.Equal(keys[len(keys)-len(p):], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Add registers values.

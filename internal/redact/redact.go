@@ -34,6 +34,12 @@ type Secrets struct {
 	// by many installations that was one YAML parse each time
 	// (KubeconfigCredentials).
 	kubeconfigs map[[sha256.Size]byte]bool
+	// writeOnly are the forms of write-only values (AddWriteOnly): they
+	// are masked also where other secrets must stay (private state, the
+	// inventory's kept snapshot).
+	writeOnly map[string]bool
+	// bools are the key paths of sensitive booleans (AddValueAt).
+	bools [][]string
 }
 
 // Add registers secret strings; each line of a multi-line value counts
@@ -68,13 +74,19 @@ func (s *Secrets) Add(values ...string) {
 	})
 }
 
-// addLocked registers v and reports whether it was new.
+// addLocked registers v in every form a text may hold it in (textForms)
+// and reports whether one was new.
 func (s *Secrets) addLocked(v string) bool {
-	if len(v) < minSecret || s.values[v] {
+	if len(v) < minSecret {
 		return false
 	}
-	s.values[v] = true
-	return true
+	added := false
+	for _, f := range textForms(v) {
+		if !s.values[f] {
+			s.values[f], added = true, true
+		}
+	}
+	return added
 }
 
 // AddValue registers every scalar inside v (map values and list elements,
@@ -159,6 +171,30 @@ func (s *Secrets) String(msg string) string {
 
 // urlPattern finds URLs with a scheme in free text.
 var urlPattern = lazyRegexp(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+
+// URLPasswords masks the password (or the token a user without password
+// is) of every URL in v, and nothing else: for data, where a query string
+// is what the user wrote.
+func URLPasswords(v string) string {
+	if !strings.Contains(v, "://") || !strings.Contains(v, "@") {
+		return v
+	}
+	return urlPattern().ReplaceAllStringFunc(v, func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil || u.User == nil {
+			return raw
+		}
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		} else {
+			u.User = url.User("xxxxx")
+		}
+		return u.String()
+	})
+}
+
+// HasURLPassword says whether v holds a URL with credentials.
+func HasURLPassword(v string) bool { return URLPasswords(v) != v }
 
 // URLs masks the password of every URL in msg (url.Redacted) and drops
 // its query string, which often carries tokens (signed URLs).

@@ -77,7 +77,7 @@ func spiffLineOf(lines []string, expr, path string) int {
 		if !strings.Contains(l, expr) {
 			continue
 		}
-		if m := yamlKeyLine.FindStringSubmatch(l); m != nil && m[2] == key {
+		if m := yamlKeyLine().FindStringSubmatch(l); m != nil && m[2] == key {
 			return i + 1
 		}
 		if first == 0 {
@@ -94,7 +94,7 @@ var spiffExpr = regexp.MustCompile(`\(\(.*\)\)`)
 // expression: the template's own text, which computes the value.
 func maskSpiffLine(line, template string) string {
 	line = strings.TrimRight(line, "\r")
-	if m := yamlKeyLine.FindStringSubmatch(line); m != nil {
+	if m := yamlKeyLine().FindStringSubmatch(line); m != nil {
 		if expr := strings.TrimSpace(m[3]); spiffExpr.MatchString(expr) && strings.HasPrefix(expr, "((") {
 			out := m[1] + m[2] + ": " + expr
 			if len(out) > excerptMaxWidth {
@@ -103,7 +103,7 @@ func maskSpiffLine(line, template string) string {
 			return out
 		}
 	}
-	if m := yamlItem.FindStringSubmatch(line); m != nil {
+	if m := yamlItem().FindStringSubmatch(line); m != nil {
 		if expr := strings.TrimSpace(m[2]); strings.HasPrefix(expr, "((") && strings.HasSuffix(expr, "))") {
 			return m[1] + " " + expr
 		}

@@ -150,8 +150,14 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return nil, err
 			}
 		}
-		if err := d.gateRelease(ctx, c, ch, cfg, last); err != nil {
+		docs, err := d.gateRelease(ctx, c, ch, cfg, last)
+		if err != nil {
 			return nil, err
+		}
+		if takesOwnership(cfg, last) {
+			if err := owner.checkTakeOwnership(ctx, c, cfg.Namespace, docs); err != nil {
+				return nil, err
+			}
 		}
 		var created []string
 		if freshInstall(last) {

@@ -6,10 +6,14 @@ import (
 	"strings"
 
 	"helm.sh/helm/v3/pkg/release"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
 // A release's revisions are Secrets in its namespace (sh.helm.release.v1.
@@ -105,4 +109,69 @@ func (o releaseOwner) checkManifest(ctx context.Context, session *manifest.Sessi
 		"Helm would delete them, so the release is left untouched: check `helm history %s -n %s`, remove the revision if it is not "+
 		"yours (or roll back to your own), and apply again",
 		last.Namespace, last.Name, last.Version, o.recorded, o.itemID, strings.Join(foreign, ", "), last.Namespace, last.Name, last.Namespace)
+}
+
+// Helm's takeOwnership (helm --take-ownership) adopts every existing
+// object the chart renders, whatever claims it; the provider's owner-label
+// rules do not reach inside Helm. So, before Helm runs with it, every
+// rendered object that exists is read, and one that another deploy item
+// (deployer.OwnerLabel) or another installation (deployer.PartOfLabel)
+// claims is refused: adopting it would take it from its owner, and the
+// next uninstall would delete it. Objects nobody labelled — what
+// takeOwnership is for — are adopted as before.
+
+// takesOwnership says whether the Helm action that follows adopts objects.
+func takesOwnership(cfg *ProviderConfiguration, last *release.Release) bool {
+	if cfg.HelmDeploymentConfig == nil {
+		return false
+	}
+	if freshInstall(last) {
+		return cfg.HelmDeploymentConfig.Install.TakeOwnership
+	}
+	return cfg.HelmDeploymentConfig.Upgrade.TakeOwnership
+}
+
+// checkTakeOwnership refuses when a rendered object that exists is claimed
+// by another deploy item or installation. Only metadata is read.
+func (o releaseOwner) checkTakeOwnership(ctx context.Context, c *target.Clients, namespace string, docs []renderedDoc) error {
+	var claimed []string
+	for _, doc := range docs {
+		objs, err := parseManifest(doc.content)
+		if err != nil {
+			return invalid(err)
+		}
+		for _, u := range objs {
+			gvk := u.GroupVersionKind()
+			m, err := c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+			if err != nil {
+				continue // a kind the cluster does not know yet: nothing of it exists
+			}
+			ns := u.GetNamespace()
+			if ns == "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
+				ns = namespace
+			}
+			live, err := c.Metadata.Resource(m.Resource).Namespace(ns).Get(ctx, u.GetName(), metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("takeOwnership: reading %s %s/%s: %w", gvk.Kind, ns, u.GetName(), err)
+			}
+			owner, partOf := live.Labels[deployer.OwnerLabel], live.Labels[deployer.PartOfLabel]
+			if (owner == "" || owner == o.item) && (partOf == "" || partOf == o.partOf) {
+				continue
+			}
+			claimed = append(claimed, fmt.Sprintf("%s %s/%s", gvk.Kind, ns, u.GetName()))
+		}
+	}
+	if len(claimed) == 0 {
+		return nil
+	}
+	if len(claimed) > 5 {
+		claimed = append(claimed[:5], fmt.Sprintf("and %d more", len(claimed)-5))
+	}
+	return failure.Terminalf("ObjectClaimed", "deploy item %q: takeOwnership would let Helm adopt objects that another deploy item or "+
+		"installation owns (%s, labelled %s or %s): they are left alone and the release is not changed. Remove them from the chart, or "+
+		"remove their owner's labels if they really are this release's, and apply again",
+		o.itemID, strings.Join(claimed, ", "), deployer.OwnerLabel, deployer.PartOfLabel)
 }

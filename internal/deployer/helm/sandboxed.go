@@ -234,16 +234,15 @@ func (r *askedResource) List(_ context.Context, _ metav1.ListOptions) (*unstruct
 // fails here, before Helm starts. What remains is a chart that renders
 // differently the second time (a random or time-dependent branch): Helm's
 // own rendering of it is bounded only by the apply's timeouts.
-func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration, last *release.Release) error {
+func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration, last *release.Release) ([]renderedDoc, error) {
 	caps, err := capabilities(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opts := chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: 1, IsInstall: true}
 	if last != nil && last.Info != nil && last.Info.Status != release.StatusUninstalled && last.Info.Status != release.StatusPendingInstall {
 		opts = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: last.Version + 1, IsUpgrade: true}
 	}
-	_, err = d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true,
+	return d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true,
 		SkipSchema: skipSchemaFor(cfg, opts)}, c.Config)
-	return err
 }

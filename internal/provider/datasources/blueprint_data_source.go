@@ -126,7 +126,7 @@ func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	for _, w := range bp.Warnings {
-		resp.Diagnostics.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", w)
+		shared.AddWarning(&resp.Diagnostics, in.Security, "Blueprint Warning", shared.AttrMsg(path.Root("blueprint"), w))
 	}
 	m.JSONSchemaVersion = types.StringValue(bp.JSONSchemaVersion)
 	m.Imports = objectList(blueprintImportAttrTypes, importRows(bp.Imports, ""), &resp.Diagnostics)
@@ -134,7 +134,7 @@ func (d *blueprintDataSource) Read(ctx context.Context, req datasource.ReadReque
 	m.Executions = objectList(blueprintExecutionAttrTypes, executionRows(bp.Spec), &resp.Diagnostics)
 	m.Subinstallations = stringList(subinstallationNames(bp.Subinstallations), &resp.Diagnostics)
 	m.Warnings = stringList(bp.Warnings, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(in.Security.SetState(ctx, &resp.State, &m)...)
 }
 
 // importRows flattens import declarations; conditional imports follow

@@ -97,8 +97,7 @@ func (d *manifestsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		seen := map[string]landscaperyaml.Document{}
 		for _, doc := range docs {
 			if first, dup := seen[doc.Name]; dup {
-				resp.Diagnostics.AddAttributeError(path.Root("yaml"), "Invalid Landscaper Manifests",
-					fmt.Sprintf("%s and %s have the same name; the results are keyed by name, so read each namespace with its own data source", first, doc))
+				shared.AddError(&resp.Diagnostics, nil, "Invalid Landscaper Manifests", shared.AttrMsg(path.Root("yaml"), fmt.Sprintf("%s and %s have the same name; the results are keyed by name, so read each namespace with its own data source", first, doc)))
 				return
 			}
 			seen[doc.Name] = doc
@@ -123,5 +122,8 @@ func (d *manifestsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		shared.AddError(&resp.Diagnostics, nil, "Invalid Landscaper Manifests", shared.AttrErr(path.Root("yaml"), err))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// Nothing here is secret the provider knows: the attributes are
+	// parsed from the configuration's own YAML.
+	var none *shared.Security
+	resp.Diagnostics.Append(none.SetState(ctx, &resp.State, &m)...)
 }

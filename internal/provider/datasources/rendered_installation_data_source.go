@@ -178,7 +178,7 @@ func (d *RenderedInstallationDataSource) Read(ctx context.Context, req datasourc
 	m.SubinstallationsPending = objectList(pendingInstallationAttrTypes, pending, &resp.Diagnostics)
 	m.Warnings = stringList(tree.Warnings, &resp.Diagnostics)
 	d.renderedPreview(ctx, &m, spec.Name, tree, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(in.Security.SetState(ctx, &resp.State, &m)...)
 }
 
 // installation is the configuration as the installation resource's model,

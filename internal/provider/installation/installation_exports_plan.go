@@ -49,7 +49,7 @@ func (r *InstallationResource) planExports(ctx context.Context, plan *shared.Ins
 	public, secret := map[string]any{}, map[string]any{}
 	var publicUnknown, secretUnknown []string
 	for k, v := range predicted.Known {
-		if slices.Contains(named, k) || (sec != nil && sec.HoldsSecret(v)) {
+		if slices.Contains(named, k) || (sec != nil && sec.HoldsSecret(k, v)) {
 			secret[k] = v
 		} else {
 			public[k] = v

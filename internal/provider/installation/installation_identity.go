@@ -2,6 +2,7 @@ package installation
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -79,9 +80,8 @@ func importedName(ctx context.Context, req resource.ImportStateRequest, diags *d
 			namespace = "default"
 		}
 		if name == "" || strings.Contains(name, "/") || strings.Contains(namespace, "/") {
-			diags.AddError("Invalid Import Identity",
-				"Import a landscaper_installation by identity { namespace = \"…\", name = \"…\" }, the name and namespace of its configuration; got namespace "+
-					strconv.Quote(namespace)+" and name "+strconv.Quote(name)+".")
+			shared.AddError(diags, nil, "Invalid Import Identity", errors.New("Import a landscaper_installation by identity { namespace = \"…\", name = \"…\" }, the name and namespace of its configuration; got namespace "+
+				strconv.Quote(namespace)+" and name "+strconv.Quote(name)+"."))
 			return "", "", false
 		}
 		return namespace, name, true
@@ -91,8 +91,7 @@ func importedName(ctx context.Context, req resource.ImportStateRequest, diags *d
 		namespace, name = "default", req.ID
 	}
 	if namespace == "" || name == "" || strings.Contains(name, "/") {
-		diags.AddError("Invalid Import ID",
-			"Import a landscaper_installation by \"<namespace>/<name>\" (or \"<name>\" in namespace default), the name and namespace of its configuration; got "+strconv.Quote(req.ID)+".")
+		shared.AddError(diags, nil, "Invalid Import ID", errors.New("Import a landscaper_installation by \"<namespace>/<name>\" (or \"<name>\" in namespace default), the name and namespace of its configuration; got "+strconv.Quote(req.ID)+"."))
 		return "", "", false
 	}
 	return namespace, name, true

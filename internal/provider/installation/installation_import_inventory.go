@@ -3,11 +3,15 @@ package installation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
@@ -45,20 +49,20 @@ func (r *InstallationResource) importFromInventory(ctx context.Context, namespac
 		if len(searched) > 0 {
 			where = "in the clusters of target_kubeconfigs (" + strings.Join(searched, ", ") + ")"
 		}
-		resp.Diagnostics.AddWarning("Installation Inventory Not Found",
-			fmt.Sprintf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
+		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Installation Inventory Not Found",
+			fmt.Errorf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
 				"the inventory through the configuration's target imports and starts from what it records (the plan shows "+
 				"an update); a destroy before that apply fails and deletes nothing. To import everything the inventory "+
 				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs.",
 				namespace, name, where))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &fill.state)...)
-	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
-	resp.Diagnostics.Append(shared.MarkFilledFromCluster(ctx, resp.Private, fill.own)...)
+	resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &fill.state)...)
+	resp.Diagnostics.Append(r.Data.Security.SetSnapshot(ctx, resp.Private, fill.snapshot)...)
+	resp.Diagnostics.Append(r.Data.Security.MarkFilledFromCluster(ctx, resp.Private, fill.own)...)
 	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
-	importNotes(fill.imported, resp)
+	importNotes(r.Data.Security, fill.imported, resp)
 }
 
 // inventoryFill is the state an installation's inventory fills.
@@ -104,6 +108,13 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 			imp.Withheld = append(imp.Withheld, k.Withheld...)
 		}
 	}
+	var dropped []string
+	if m, dropped = providerTargetsFoundIn(m, imp.FoundIn); len(dropped) > 0 {
+		shared.AddWarning(diags, d.Security, "Provider Targets Not Imported", fmt.Errorf(
+			"the inventory names provider_targets entries whose clusters do not hold the installation's records (%s): a record "+
+				"found in one cluster does not choose another cluster's target_kubeconfigs entry, so they are left out of the state "+
+				"(and of a generated configuration); add them to provider_targets if they are yours", strings.Join(dropped, ", ")))
+	}
 	// What an inventory holds is untrusted, whoever signed it (an import
 	// reads without the key): nothing of it is trusted before an apply.
 	d.Security.TrustSnapshot(m, imp.Snapshot, shared.Provenance{})
@@ -117,6 +128,44 @@ func (d *InstallationData) fromInventory(ctx context.Context, base shared.Instal
 	out.blueprintDigest, out.components = m.BlueprintDigest.ValueString(), m.ComponentDigests
 	hashKey.KeyRows(out.items)
 	return &inventoryFill{state: out.toModel(ctx, m, diags), snapshot: out.snapshot, imported: imp, own: ownTargets(targets, imp)}, searched
+}
+
+// providerTargetsFoundIn is m with provider_targets restricted to the
+// target_kubeconfigs entries whose clusters hold the installation's
+// records (foundIn), and the import names it dropped. What an inventory
+// keeps is a claim: a record planted in a dev cluster naming
+// `{ cluster = "prod" }` would otherwise write the prod entry into the
+// state an import fills and into the configuration
+// `terraform query -generate-config-out` writes, and its next apply would
+// deploy through the prod kubeconfig (issue 32, suspicion c). An entry of
+// a cluster that holds records is one the installation deployed to.
+func providerTargetsFoundIn(m shared.InstallationModel, foundIn []string) (shared.InstallationModel, []string) {
+	if m.ProviderTargets.IsNull() || m.ProviderTargets.IsUnknown() {
+		return m, nil
+	}
+	found := map[string]bool{}
+	for _, name := range foundIn {
+		found[name] = true
+	}
+	kept := map[string]attr.Value{}
+	var dropped []string
+	for importName, v := range m.ProviderTargets.Elements() {
+		entry, ok := v.(types.String)
+		if ok && found[entry.ValueString()] {
+			kept[importName] = v
+			continue
+		}
+		dropped = append(dropped, importName+" = "+v.String())
+	}
+	if len(dropped) == 0 {
+		return m, nil
+	}
+	sort.Strings(dropped)
+	m.ProviderTargets = types.MapValueMust(types.StringType, kept)
+	if len(kept) == 0 {
+		m.ProviderTargets = types.MapNull(types.StringType)
+	}
+	return m, dropped
 }
 
 // ownTargets are the targets an import lets the refresh and destroy after
@@ -151,7 +200,7 @@ func importedModel(base, kept shared.InstallationModel) shared.InstallationModel
 }
 
 // importNotes warns about what the import could not fill.
-func importNotes(imp instance.Imported, resp *resource.ImportStateResponse) {
+func importNotes(sec *shared.Security, imp instance.Imported, resp *resource.ImportStateResponse) {
 	if !imp.Kept {
 		resp.Diagnostics.AddWarning("Installation Imported From Its Deploy Items Only",
 			"The installation's inventory records its deploy items but not its configuration (it was written by an earlier "+
@@ -159,14 +208,12 @@ func importNotes(imp instance.Imported, resp *resource.ImportStateResponse) {
 				"apply starts from it.")
 	}
 	if len(imp.Withheld) > 0 {
-		resp.Diagnostics.AddWarning("Attributes Holding Credentials Not Imported",
-			"The inventory in the target clusters never holds credentials, so these were not imported: "+strings.Join(imp.Withheld, ", ")+
-				". The next plan sets them from the configuration and its apply runs a job that deploys what the configuration renders "+
-				"(target imports that take their kubeconfig from the provider block, kubeconfig_from_provider, hold none and are imported).")
+		shared.AddWarning(&resp.Diagnostics, sec, "Attributes Holding Credentials Not Imported", errors.New("The inventory in the target clusters never holds credentials, so these were not imported: "+strings.Join(imp.Withheld, ", ")+
+			". The next plan sets them from the configuration and its apply runs a job that deploys what the configuration renders "+
+			"(target imports that take their kubeconfig from the provider block, kubeconfig_from_provider, hold none and are imported)."))
 	}
 	if len(imp.Missing) > 0 {
-		resp.Diagnostics.AddWarning("Deploy Items Not Found",
-			"These deploy items were deployed to clusters the import did not search (not in target_kubeconfigs): "+
-				strings.Join(imp.Missing, ", ")+". The state lists them, but a destroy may not reach them; the next apply settles them.")
+		shared.AddWarning(&resp.Diagnostics, sec, "Deploy Items Not Found", errors.New("These deploy items were deployed to clusters the import did not search (not in target_kubeconfigs): "+
+			strings.Join(imp.Missing, ", ")+". The state lists them, but a destroy may not reach them; the next apply settles them."))
 	}
 }

@@ -2,6 +2,7 @@ package installation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,9 +33,10 @@ func (r *InstallationResource) ImportState(ctx context.Context, req resource.Imp
 	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), namespace+"/"+name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("namespace"), namespace)...)
+	sec := r.security()
+	resp.Diagnostics.Append(sec.SetStateAttribute(ctx, &resp.State, path.Root("id"), namespace+"/"+name)...)
+	resp.Diagnostics.Append(sec.SetStateAttribute(ctx, &resp.State, path.Root("name"), name)...)
+	resp.Diagnostics.Append(sec.SetStateAttribute(ctx, &resp.State, path.Root("namespace"), namespace)...)
 	setInstallationIdentity(ctx, resp.Identity, namespace, name, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() && !r.importFromLandscaper(ctx, namespace, name, resp) {
 		r.importFromInventory(ctx, namespace, name, resp) // installation_import_inventory.go
@@ -61,10 +63,10 @@ func (r *InstallationResource) importFromLandscaper(ctx context.Context, namespa
 		return true
 	}
 	if forbidden {
-		resp.Diagnostics.AddWarning("Landscaper Installations Not Readable",
-			"the provider's host cluster credentials may not read Landscaper Installations, so "+namespace+"/"+name+
+		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Landscaper Installations Not Readable",
+			errors.New("the provider's host cluster credentials may not read Landscaper Installations, so "+namespace+"/"+name+
 				" is imported as an installation this provider deployed (from its inventory); "+
-				"to migrate from a running Landscaper, allow reading landscaper.gardener.cloud objects")
+				"to migrate from a running Landscaper, allow reading landscaper.gardener.cloud objects"))
 	}
 	if !exists {
 		return false
@@ -82,15 +84,15 @@ func (r *InstallationResource) importFromLandscaper(ctx context.Context, namespa
 	hashKey := shared.EnsureConfigHashKey(ctx, resp.Private, &resp.Diagnostics)
 	hashKey.KeyRows(mig.outcome.items)
 	state := mig.outcome.toModel(ctx, mig.model, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, mig.outcome.snapshot)...)
+	resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(r.Data.Security.SetSnapshot(ctx, resp.Private, mig.outcome.snapshot)...)
 	hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 	recordInstance(ctx, resp.Private, newInstance(), &resp.Diagnostics)
 	for _, id := range mig.differing {
-		resp.Diagnostics.AddWarning("Deploy Item Differs From Landscaper's",
-			"deploy item "+id+" as this provider renders it differs from the configuration Landscaper deployed; it is marked drifted, "+
+		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Deploy Item Differs From Landscaper's",
+			errors.New("deploy item "+id+" as this provider renders it differs from the configuration Landscaper deployed; it is marked drifted, "+
 				"so the next plan shows its update. Compare the DeployItem's spec.config with the rendered item "+
-				"(data source landscaper_rendered_installation) before applying.")
+				"(data source landscaper_rendered_installation) before applying."))
 	}
 	return true
 }

@@ -57,7 +57,7 @@ func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 
 	d := &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, settings, shared.Tuning{})}
 	priv := memPrivate{}
-	if diags := shared.MarkFilledFromCluster(ctx, priv, []api.Target{own}); diags.HasError() {
+	if diags := (*shared.Security)(nil).MarkFilledFromCluster(ctx, priv, []api.Target{own}); diags.HasError() {
 		t.Fatal(diags)
 	}
 	var diags diag.Diagnostics
@@ -75,7 +75,7 @@ func TestDrift_importedSnapshotTrustsNoTarget(t *testing.T) {
 	}
 
 	d = &InstallationData{shared.NewProviderData("test", hostaccess.HostSettings{}, nil, settings, shared.Tuning{})}
-	if diags := shared.MarkApplied(ctx, priv); diags.HasError() {
+	if diags := (*shared.Security)(nil).MarkApplied(ctx, priv); diags.HasError() {
 		t.Fatal(diags)
 	}
 	if _, _, err := d.drift(ctx, m, snap, shared.SnapshotProvenance(ctx, priv, &diags)); err != nil {
@@ -101,7 +101,7 @@ func TestOwnTargets_onlyTheClusterFoundIn(t *testing.T) {
 		Targets: snapshot.TargetImports{Single: map[string]api.Target{"dev": keptDev, "prod": plantedProd}}}}}
 	priv := memPrivate{}
 	ctx := context.Background()
-	if diags := shared.MarkFilledFromCluster(ctx, priv, ownTargets([]api.Target{searchedDev, searchedProd}, imp)); diags.HasError() {
+	if diags := (*shared.Security)(nil).MarkFilledFromCluster(ctx, priv, ownTargets([]api.Target{searchedDev, searchedProd}, imp)); diags.HasError() {
 		t.Fatal(diags)
 	}
 	var diags diag.Diagnostics

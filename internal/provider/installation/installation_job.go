@@ -44,14 +44,13 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 	runner := d.InstancesIn(ctx, lsContext)
 	runner.SignKey = key.ReconcileKey()
 	runner.Pins = pins
-	runner.Keep = keepOf(ctx, withDigests(m, spec))
-	forms := shared.WriteOnlyStrings(ctx, m)
-	runner.Mask = func(s *engine.Snapshot) { instance.MaskWriteOnly(s, forms) }
+	runner.Keep = keepOf(ctx, d.Security, withDigests(m, spec))
+	runner.Mask = d.Security.MaskKept // what the inventory keeps
 	job, jobErr := runner.Apply(ctx, spec, prev, inst)
 	if job.Snapshot == nil {
 		return nil, jobErr
 	}
-	instance.MaskWriteOnly(job.Snapshot, forms)
+	d.Security.MaskSnapshot(job.Snapshot) // what private state keeps
 	sensitive := sensitiveExportNames(ctx, m.SensitiveExports)
 	d.Security.LearnSnapshot(job.Start, sensitive)
 	d.Security.LearnSnapshot(job.Snapshot, sensitive)
@@ -88,11 +87,13 @@ func (d *InstallationData) delete(ctx context.Context, m shared.InstallationMode
 	d.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, m.SensitiveExports))
 	runner := d.Instances(ctx)
 	runner.SignKey = key.ReconcileKey()
-	runner.Keep = keepOf(ctx, m)
+	runner.Keep = keepOf(ctx, d.Security, m)
+	runner.Mask = d.Security.MaskKept
 	snap, err := runner.Delete(ctx, prev, inst, engine.DeleteOptions{WithoutUninstall: withoutUninstall})
 	if snap.Empty() {
 		return nil, ignored, err
 	}
+	d.Security.MaskSnapshot(snap) // what private state keeps
 	out, encErr := outcomeOf(snap, snapBytes)
 	return out, ignored, errors.Join(err, encErr)
 }

@@ -52,9 +52,9 @@ var installationResourceSchema = sync.OnceValue(func() schema.Schema {
 })
 
 // keepOf returns what the inventory keeps of m after a job (Runner.Keep).
-func keepOf(ctx context.Context, m shared.InstallationModel) func(*engine.Snapshot) json.RawMessage {
+func keepOf(ctx context.Context, sec *shared.Security, m shared.InstallationModel) func(*engine.Snapshot) json.RawMessage {
 	return func(*engine.Snapshot) json.RawMessage {
-		k, err := encodeKept(ctx, m)
+		k, err := encodeKept(ctx, sec, m)
 		if err != nil {
 			return nil // nothing kept: an import then fills what the items give
 		}
@@ -63,8 +63,10 @@ func keepOf(ctx context.Context, m shared.InstallationModel) func(*engine.Snapsh
 	}
 }
 
-// encodeKept encodes the kept attributes of m, credentials withheld.
-func encodeKept(ctx context.Context, m shared.InstallationModel) (keptResource, error) {
+// encodeKept encodes the kept attributes of m, credentials withheld,
+// through the masking exit (the inventory Secret is read by whoever may
+// read Secrets in its namespace).
+func encodeKept(ctx context.Context, sec *shared.Security, m shared.InstallationModel) (keptResource, error) {
 	k := keptResource{SchemaVersion: shared.InstallationSchemaVersion, Attributes: map[string][]byte{}}
 	m, k.Withheld = withoutCredentialAttributes(ctx, m)
 	s := installationResourceSchema()
@@ -73,7 +75,7 @@ func encodeKept(ctx context.Context, m shared.InstallationModel) (keptResource, 
 		return k, errors.New("the installation schema is not an object")
 	}
 	st := tfsdk.State{Schema: s, Raw: tftypes.NewValue(objType, nil)}
-	if d := st.Set(ctx, &m); d.HasError() {
+	if d := sec.SetState(ctx, &st, &m); d.HasError() {
 		return k, errors.New("encoding the installation's attributes failed")
 	}
 	var values map[string]tftypes.Value

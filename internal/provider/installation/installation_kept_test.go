@@ -49,7 +49,7 @@ func TestKeptResource_roundTripWithholdsCredentials(t *testing.T) {
 	}
 	m.Imports = importsOf(im)
 
-	k, err := encodeKept(ctx, m)
+	k, err := encodeKept(ctx, nil, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestKeptResource_roundTripWithholdsCredentials(t *testing.T) {
 	// A target that refers to the provider block's kubeconfig is kept.
 	im.Targets = targets(`{"metadata":{"name":"c","annotations":{"landscaper-terraform.io/kubeconfig-from-provider":"u"}},"spec":{"type":"t"}}`)
 	m.Imports = importsOf(im)
-	if k, err = encodeKept(ctx, m); err != nil || strings.Contains(strings.Join(k.Withheld, ","), "imports") {
+	if k, err = encodeKept(ctx, nil, m); err != nil || strings.Contains(strings.Join(k.Withheld, ","), "imports") {
 		t.Errorf("a provider kubeconfig reference was withheld: %v %v", k.Withheld, err)
 	}
 }

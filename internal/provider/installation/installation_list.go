@@ -2,6 +2,7 @@ package installation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -146,7 +147,7 @@ func (l *installationList) result(ctx context.Context, req list.ListRequest, sou
 	if res.Diagnostics.HasError() {
 		return notListed(res)
 	}
-	res.Diagnostics.Append(res.Resource.Set(ctx, &state)...)
+	res.Diagnostics.Append(l.data.Security.SetResult(ctx, res.Resource, &state)...)
 	return res
 }
 
@@ -156,8 +157,7 @@ func notListed(res list.ListResult) list.ListResult {
 	var diags diag.Diagnostics
 	for _, d := range res.Diagnostics {
 		if d.Severity() == diag.SeverityError {
-			diags.AddWarning("Installation Not Listed",
-				res.DisplayName+" is left out: its import would fail. "+d.Summary()+": "+d.Detail())
+			shared.AddWarning(&diags, nil, "Installation Not Listed", errors.New(res.DisplayName+" is left out: its import would fail. "+d.Summary()+": "+d.Detail()))
 		} else {
 			diags.Append(d)
 		}

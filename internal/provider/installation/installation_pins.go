@@ -43,11 +43,11 @@ func readPins(ctx context.Context, p shared.PrivateGetter) map[string]deployer.P
 
 // recordPins records pins in private state; nothing when there are none
 // and none were recorded.
-func recordPins(ctx context.Context, p shared.PrivateSetter, pins map[string]deployer.Pins, diags *diag.Diagnostics) {
+func recordPins(ctx context.Context, sec *shared.Security, p shared.PrivateSetter, pins map[string]deployer.Pins, diags *diag.Diagnostics) {
 	if pins == nil {
 		pins = map[string]deployer.Pins{}
 	}
-	storePrivateJSON(ctx, p, sourcePinsKey, pins, diags)
+	storePrivateJSON(ctx, sec, p, sourcePinsKey, pins, diags)
 }
 
 // resolvePins is what the items snap recorded fetch now, read at refresh

@@ -77,7 +77,7 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		textOnly := *state
 		textOnly.PlanDiff, textOnly.Timeouts = plan.PlanDiff, plan.Timeouts
 		r.planPreview(ctx, &textOnly, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &textOnly)...)
+		resp.Diagnostics.Append(r.Data.Security.SetPlan(ctx, &resp.Plan, &textOnly)...)
 		return
 	}
 	plan.Phase = types.StringValue(string(api.InstallationPhaseSucceeded))
@@ -101,7 +101,7 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	rendered.predictExports = true
 	exports := r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
 	r.planExports(ctx, &plan, exports, in.Security, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(r.Data.Security.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // plannedItems is what rendering at plan time could know.

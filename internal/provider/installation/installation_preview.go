@@ -142,18 +142,14 @@ func readPrivateJSON(ctx context.Context, p shared.PrivateGetter, key string, v 
 	return err == nil && json.Unmarshal(raw, v) == nil
 }
 
-// storePrivateJSON records v at key, compressed.
-func storePrivateJSON(ctx context.Context, p shared.PrivateSetter, key string, v any, diags *diag.Diagnostics) {
+// storePrivateJSON records v at key, compressed, through the masking exit.
+func storePrivateJSON(ctx context.Context, sec *shared.Security, p shared.PrivateSetter, key string, v any, diags *diag.Diagnostics) {
 	raw, err := json.Marshal(v)
-	var packed []byte
-	if err == nil {
-		packed, err = shared.PackSnapshot(raw)
-	}
 	if err != nil {
-		shared.AddError(diags, nil, "Cannot Record Private State", fmt.Errorf("%s: %w", key, err))
+		shared.AddError(diags, sec, "Cannot Record Private State", fmt.Errorf("%s: %w", key, err))
 		return
 	}
-	diags.Append(p.SetKey(ctx, key, packed)...)
+	diags.Append(sec.SetPrivate(ctx, p, key, raw, true)...)
 }
 
 func readMarks(ctx context.Context, p shared.PrivateGetter) map[string]preview.Mark {
@@ -189,8 +185,8 @@ func (r *InstallationResource) planPreview(ctx context.Context, plan *shared.Ins
 		}
 		value, marks, predicted := r.Data.plannedTexts(ctx, mode, rendered, state, key, readMarks(ctx, prior), readCapabilities(ctx, prior), diags)
 		plan.DeployItemObjects = value
-		storePrivateJSON(ctx, planned, previewMarksKey, marks, diags)
-		recordPins(ctx, planned, rendered.pins, diags)
+		storePrivateJSON(ctx, r.Data.Security, planned, previewMarksKey, marks, diags)
+		recordPins(ctx, r.Data.Security, planned, rendered.pins, diags)
 		exports = predicted
 	}
 	return exports
@@ -225,7 +221,7 @@ func (r *InstallationResource) appliedTexts(ctx context.Context, plan shared.Ins
 			result = map[string]string{}
 			r.Data.CollectTexts(shown, result, diags)
 		}
-		storePrivateJSON(ctx, out, previewMarksKey, opts.Marks.Table(), diags)
+		storePrivateJSON(ctx, r.Data.Security, out, previewMarksKey, opts.Marks.Table(), diags)
 	}
 	var old map[string]string
 	if prior != nil {
@@ -252,7 +248,7 @@ func (r *InstallationResource) appliedTexts(ctx context.Context, plan shared.Ins
 		}
 	}
 	if now := runner.Capabilities(ctx, o.snap); len(now) > 0 {
-		storePrivateJSON(ctx, out, previewCapabilitiesKey, now, diags)
+		storePrivateJSON(ctx, r.Data.Security, out, previewCapabilitiesKey, now, diags)
 	}
 	return shared.TextsValue(result, diags)
 }
@@ -303,7 +299,7 @@ func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.Insta
 		opts := r.Data.PreviewOptions(shared.PlanDiffLocal, key, marks, caps)
 		r.Data.CollectTexts(runner.PreviewRecorded(ctx, snap, bp, comp, opts), current, diags)
 		marks = opts.Marks.Table()
-		storePrivateJSON(ctx, p, previewMarksKey, marks, diags)
+		storePrivateJSON(ctx, r.Data.Security, p, previewMarksKey, marks, diags)
 	}
 	if mode == shared.PlanDiffServer {
 		// The marks of this reading are not recorded: the plan compares

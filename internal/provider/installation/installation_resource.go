@@ -30,6 +30,15 @@ type InstallationResource struct {
 	Data *InstallationData
 }
 
+// security is the provider's Security; nil before Configure ran (its
+// methods then mask what no secret can be known for).
+func (r *InstallationResource) security() *shared.Security {
+	if r.Data == nil || r.Data.ProviderData == nil {
+		return nil
+	}
+	return r.Data.Security
+}
+
 func (r *InstallationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_installation"
 }
@@ -73,7 +82,7 @@ func (r *InstallationResource) Update(ctx context.Context, req resource.UpdateRe
 	if !plan.JobID.IsUnknown() {
 		// ModifyPlan planned no job: only deploy_item_objects changes.
 		identityOfModel(ctx, resp.Identity, plan, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &plan)...)
 		return
 	}
 	plan = shared.WithProviderTargetReferences(ctx, plan, &prior, true)
@@ -126,9 +135,9 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	}
 	state.ReconcileKey = out.hashKey.ReconcileKeyValue()
 	state.DeployItemObjects = r.appliedTexts(ctx, plan, out.prior, outcome, out.hashKey, out.planned, out.private, out.diags)
-	out.diags.Append(out.state.Set(ctx, &state)...)
-	out.diags.Append(shared.SetSnapshot(ctx, out.private, outcome.snapshot)...)
-	out.diags.Append(shared.MarkApplied(ctx, out.private)...) // derived from the configuration now
+	out.diags.Append(r.Data.Security.SetState(ctx, out.state, &state)...)
+	out.diags.Append(r.Data.Security.SetSnapshot(ctx, out.private, outcome.snapshot)...)
+	out.diags.Append(r.Data.Security.MarkApplied(ctx, out.private)...) // derived from the configuration now
 	out.hashKey.Store(ctx, out.private, out.diags)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
@@ -164,8 +173,8 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	// than the refresh's own work. The drift check marks a copy.
 	decoded, err := instance.Decode(snap)
 	// What the next plan previews and its apply deploys (installation_pins.go).
-	recordPins(ctx, resp.Private, r.Data.resolvePins(ctx, state, decoded), &resp.Diagnostics)
-	storePrivateJSON(ctx, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
+	recordPins(ctx, r.Data.Security, resp.Private, r.Data.resolvePins(ctx, state, decoded), &resp.Diagnostics)
+	storePrivateJSON(ctx, r.Data.Security, resp.Private, componentPinsKey, r.Data.resolveComponents(ctx, state), &resp.Diagnostics)
 	var drifted map[string]string
 	var marked []byte
 	if err == nil {
@@ -188,9 +197,9 @@ func (r *InstallationResource) Read(ctx context.Context, req resource.ReadReques
 	if len(drifted) == 0 && !rekeyed && !cleared && !refreshed && !reconciled {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &state)...)
 	if marked != nil { // updateOnChangeOnly items are applied again, too
-		resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, marked)...)
+		resp.Diagnostics.Append(r.Data.Security.SetSnapshot(ctx, resp.Private, marked)...)
 	}
 }
 
@@ -222,8 +231,8 @@ func (r *InstallationResource) Delete(ctx context.Context, req resource.DeleteRe
 		hashKey.Store(ctx, resp.Private, &resp.Diagnostics)
 		remaining := out.toModel(ctx, state, &resp.Diagnostics)
 		remaining.DeployItemObjects = remainingTexts(state, out.items, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &remaining)...)
-		resp.Diagnostics.Append(shared.SetSnapshot(ctx, resp.Private, out.snapshot)...)
+		resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &remaining)...)
+		resp.Diagnostics.Append(r.Data.Security.SetSnapshot(ctx, resp.Private, out.snapshot)...)
 	}
 	shared.AddError(&resp.Diagnostics, r.Data.Security, "Delete Failed", err)
 }

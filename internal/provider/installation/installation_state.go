@@ -213,7 +213,7 @@ func scrubOutcome(s *shared.Security, o *installationOutcome) {
 	}
 	o.secretExports = nil
 	for name, v := range o.exports {
-		if s.HoldsSecret(v) {
+		if s.HoldsSecret(name, v) {
 			o.secretExports = append(o.secretExports, name)
 		}
 	}

@@ -24,8 +24,7 @@ func CheckOneOf(o types.Object, p path.Path, required bool, names []string, diag
 		}
 	}
 	if len(set) != 1 {
-		diags.AddAttributeError(p, "Invalid Attribute Combination",
-			fmt.Sprintf("exactly one of %s must be set, got %d (%s)", strings.Join(names, ", "), len(set), strings.Join(set, ", ")))
+		AddError(diags, nil, "Invalid Attribute Combination", AttrMsg(p, fmt.Sprintf("exactly one of %s must be set, got %d (%s)", strings.Join(names, ", "), len(set), strings.Join(set, ", "))))
 	}
 }
 

@@ -80,8 +80,7 @@ func (n *RegistryNotes) AddTo(diags *diag.Diagnostics) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if len(n.notes) > 0 {
-		diags.AddAttributeWarning(path.Root("component_descriptor"), "Component Registry Unreachable",
-			strings.Join(n.notes, "\n")+"\nThe plan uses the digests recorded in the state and the cached content.")
+		AddWarning(diags, nil, "Component Registry Unreachable", AttrMsg(path.Root("component_descriptor"), strings.Join(n.notes, "\n")+"\nThe plan uses the digests recorded in the state and the cached content."))
 	}
 }
 

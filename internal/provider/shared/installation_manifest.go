@@ -90,14 +90,14 @@ func ValidateManifestForm(ctx context.Context, m InstallationModel, diags *diag.
 		{"import_data_mappings", m.ImportDataMappings}, {"export_data_mappings", m.ExportDataMappings},
 	} {
 		if !replaced.v.IsNull() {
-			diags.AddAttributeError(path.Root(replaced.name), "Invalid Attribute Combination", fmt.Sprintf(
+			AddError(diags, nil, "Invalid Attribute Combination", AttrMsg(path.Root(replaced.name), fmt.Sprintf(
 				"manifest gives the installation's blueprint, component descriptor, context, imports and data mappings; remove %s "+
-					"(or manifest, to write the installation in HCL)", replaced.name))
+					"(or manifest, to write the installation in HCL)", replaced.name)))
 		}
 	}
 	_, warnings, err := HclForm(ctx, m, nil)
 	for _, w := range warnings {
-		diags.AddAttributeWarning(path.Root("manifest"), "Landscaper Manifest Field Ignored", w)
+		AddWarning(diags, nil, "Landscaper Manifest Field Ignored", AttrMsg(path.Root("manifest"), w))
 	}
 	if err != nil && !errors.Is(err, ErrUnknownValue) {
 		AddError(diags, nil, "Invalid Landscaper Manifest", err)

@@ -2,7 +2,6 @@ package shared
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"maps"
@@ -102,8 +101,8 @@ func writeOnlyData(ctx context.Context, im ImportsModel, data map[string]any) (m
 
 // Maskable reports the first value inside v (at path at) that the mask
 // could not keep out of what a job stores: write-only values are hidden
-// by replacing their text (maskWriteOnly), which works for the strings
-// writeOnlyStrings collects, of at least minWriteOnlyLen characters; a
+// by replacing their text (Security.MaskSnapshot, SetPrivate), which works
+// for strings of at least minWriteOnlyLen characters; a
 // number, a bool or a short string would be kept as it is, or mask every
 // "true" or "80" of the snapshot.
 func Maskable(v any, at string) error {
@@ -167,37 +166,18 @@ func attrErrOrNil(p path.Path, err error) error {
 	return AttrErr(p, err)
 }
 
-// WriteOnlyStrings are the forms in which a write-only value may end up
-// in what a job stores: every string inside the data_wo imports of m and
-// its base64 (a Secret's data), longest first.
-func WriteOnlyStrings(ctx context.Context, m InstallationModel) []string {
+// WriteOnlyValue is the value of m's imports.data_wo (nil without one),
+// which TrustImports registers as write-only (redact.Secrets.AddWriteOnly).
+func WriteOnlyValue(ctx context.Context, m InstallationModel) any {
 	var im ImportsModel
 	if ok, err := AsObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok {
 		return nil
 	}
 	v, err := GoValue(ctx, im.DataWO.UnderlyingValue())
-	if err != nil || v == nil {
+	if err != nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	_ = eachLeaf(v, "", func(_ string, leaf any) error { // never fails
-		if x, ok := leaf.(string); ok && len(x) >= minWriteOnlyLen {
-			seen[x] = true
-			seen[base64.StdEncoding.EncodeToString([]byte(x))] = true
-		}
-		return nil
-	})
-	out := make([]string, 0, len(seen))
-	for s := range seen {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if len(out[i]) != len(out[j]) {
-			return len(out[i]) > len(out[j])
-		}
-		return out[i] < out[j]
-	})
-	return out
+	return v
 }
 
 // minWriteOnlyLen is the shortest string masked: shorter ones ("true",

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
@@ -282,7 +281,7 @@ func loadComponentRef(ctx context.Context, in SpecInputs, ref component.VersionR
 	ref = reg.Overwritten(ref) // the Context's ComponentVersionOverwrites
 	c, err := reg.LoadPinned(ctx, ref, in.pins)
 	for _, w := range reg.Client.Warnings()[seen:] {
-		tflog.Warn(ctx, w)
+		in.Security.Warn(ctx, w)
 		in.Notes.add(w)
 	}
 	if err != nil {

@@ -63,6 +63,7 @@ func ParseTexts(v types.String) (map[string]string, bool) {
 func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities) instance.PreviewOptions {
 	var sensitive preview.Sensitive
 	sensitive.Add(d.Security.Secrets.Values()...)
+	sensitive.AddBoolPaths(d.Security.Secrets.BoolPaths()...)
 	opts := instance.PreviewOptions{Marks: preview.NewMarks(key, prior), Sensitive: &sensitive, Capabilities: caps}
 	if mode == PlanDiffServer {
 		opts.Server = &instance.ServerOptions{}

@@ -42,18 +42,10 @@ func GetSnapshot(ctx context.Context, p PrivateGetter) ([]byte, diag.Diagnostics
 	return raw, diags
 }
 
-// SetSnapshot records the engine snapshot b in private state, compressed.
-func SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) diag.Diagnostics {
-	if len(b) == 0 {
-		return p.SetKey(ctx, SnapshotKey, b)
-	}
-	packed, err := PackSnapshot(b)
-	if err != nil {
-		var diags diag.Diagnostics
-		AddError(&diags, nil, "Cannot Record Engine Snapshot", err)
-		return diags
-	}
-	return p.SetKey(ctx, SnapshotKey, packed)
+// SetSnapshot records the engine snapshot b in private state, compressed,
+// through the masking exit (SetPrivate).
+func (s *Security) SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) diag.Diagnostics {
+	return s.SetPrivate(ctx, p, SnapshotKey, b, true)
 }
 
 // PackSnapshot gzips b and wraps it as a JSON string of base64.
@@ -147,7 +139,7 @@ func SnapshotProvenance(ctx context.Context, p PrivateGetter, diags *diag.Diagno
 
 // MarkFilledFromCluster records in p that an import filled the state from
 // a cluster, searching it with its own targets searched.
-func MarkFilledFromCluster(ctx context.Context, p PrivateSetter, searched []api.Target) diag.Diagnostics {
+func (s *Security) MarkFilledFromCluster(ctx context.Context, p PrivateSetter, searched []api.Target) diag.Diagnostics {
 	pairs := [][2]string{}
 	for _, t := range searched {
 		if ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]; ref != "" {
@@ -157,14 +149,14 @@ func MarkFilledFromCluster(ctx context.Context, p PrivateSetter, searched []api.
 	b, err := json.Marshal(pairs)
 	if err != nil {
 		var diags diag.Diagnostics
-		AddError(&diags, nil, "Cannot Record The Import", err)
+		AddError(&diags, s, "Cannot Record The Import", err)
 		return diags
 	}
-	return p.SetKey(ctx, importedKey, b)
+	return s.SetPrivate(ctx, p, importedKey, b, false)
 }
 
 // MarkApplied records in p that an apply of the configuration wrote the
 // state (a zero-length value removes the key).
-func MarkApplied(ctx context.Context, p PrivateSetter) diag.Diagnostics {
-	return p.SetKey(ctx, importedKey, nil)
+func (s *Security) MarkApplied(ctx context.Context, p PrivateSetter) diag.Diagnostics {
+	return s.SetPrivate(ctx, p, importedKey, nil, false)
 }

@@ -12,7 +12,7 @@ func TestPrivateSnapshot_CompressedRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	snap := []byte(`{"version":2,"root":{"items":[` + strings.Repeat(`{"name":"item","config":{"kind":"ConfigMap","data":{"a":"b"}}},`, 999) + `{}]}}`)
 	p := fakePrivate{}
-	if d := SetSnapshot(ctx, p, snap); d.HasError() {
+	if d := (*Security)(nil).SetSnapshot(ctx, p, snap); d.HasError() {
 		t.Fatal(d)
 	}
 	if len(p[SnapshotKey]) > len(snap)/5 {

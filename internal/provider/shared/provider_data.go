@@ -41,7 +41,7 @@ func NewProviderData(version string, host hostaccess.HostSettings, registry *com
 		version: version,
 		Host:    hostCluster,
 		// Credentials the cluster functions mint are masked like any other.
-		Engine: &engine.Engine{Deployers: deployers, Log: tflogLogger{}, Parallelism: tune.parallelism,
+		Engine: &engine.Engine{Deployers: deployers, Log: tflogLogger{sec: security}, Parallelism: tune.parallelism,
 			Clusters: template.LearningClusters{ClusterAccess: pool, Learn: security.Secrets.Add}},
 		components: components,
 		Security:   security,
@@ -92,7 +92,7 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 	}
 	d, ok := v.(*ProviderData)
 	if !ok {
-		diags.AddError("Unexpected Provider Data", fmt.Sprintf("expected *providerData, got %T; please report this bug", v))
+		AddError(diags, nil, "Unexpected Provider Data", fmt.Errorf("expected *providerData, got %T; please report this bug", v))
 		return nil
 	}
 	return d
@@ -101,7 +101,7 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 // Instances runs installation instances' jobs with progress logged to
 // this request's tflog.
 func (d *ProviderData) Instances(ctx context.Context) instance.Runner {
-	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx}}
+	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx, sec: d.Security}}
 }
 
 // ProviderTargets are Targets of the provider block's kubeconfigs, allowed

@@ -60,8 +60,7 @@ func TrustedHostTargets(ctx context.Context, l types.List) (map[string]bool, dia
 		}
 		ns, name, ok := strings.Cut(v.ValueString(), "/")
 		if !ok || ns == "" || name == "" || strings.Contains(name, "/") {
-			diags.AddAttributeError(path.Root(trustedHostTargetsAttr).AtListIndex(i), "Invalid Target Name",
-				fmt.Sprintf("%q is not \"<namespace>/<name>\" of a Landscaper Target", v.ValueString()))
+			AddError(&diags, nil, "Invalid Target Name", AttrMsg(path.Root(trustedHostTargetsAttr).AtListIndex(i), fmt.Sprintf("%q is not \"<namespace>/<name>\" of a Landscaper Target", v.ValueString())))
 			continue
 		}
 		out[v.ValueString()] = true

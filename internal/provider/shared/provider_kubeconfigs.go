@@ -47,8 +47,7 @@ func ProviderKubeconfigs(ctx context.Context, m types.Map) (map[string]string, d
 		}
 		if _, err := clientcmd.Load([]byte(v.ValueString())); err != nil {
 			// YAML errors may quote the offending line: a token.
-			diags.AddAttributeError(path.Root(targetKubeconfigsAttr).AtMapKey(name), "Invalid Kubeconfig",
-				"target_kubeconfigs["+name+"] is not a valid kubeconfig: "+redact.Kubeconfig(err, v.ValueString()))
+			AddError(&diags, nil, "Invalid Kubeconfig", AttrMsg(path.Root(targetKubeconfigsAttr).AtMapKey(name), "target_kubeconfigs["+name+"] is not a valid kubeconfig: "+redact.Kubeconfig(err, v.ValueString())))
 			continue
 		}
 		out[name] = v.ValueString()

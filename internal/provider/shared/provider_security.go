@@ -110,7 +110,7 @@ func (m *RenderLimitsModel) Limits() (template.Limits, diag.Diagnostics) {
 			continue
 		}
 		if f.v.ValueInt64() <= 0 {
-			diags.AddAttributeError(base.AtName(f.name), "Invalid Render Limit", f.name+" must be positive")
+			AddError(&diags, nil, "Invalid Render Limit", AttrMsg(base.AtName(f.name), f.name+" must be positive"))
 			continue
 		}
 		*f.set = f.v.ValueInt64() * f.scale
@@ -150,14 +150,14 @@ func (s *Security) TrustImports(ctx context.Context, m InstallationModel, in blu
 			trust(t)
 		}
 	}
-	s.Secrets.Add(WriteOnlyStrings(ctx, m)...)
+	s.Secrets.AddWriteOnly(WriteOnlyValue(ctx, m))
 	var im ImportsModel
 	if ok, err := AsObject(ctx, m.Imports, &im, path.Root("imports")); err != nil || !ok || im.Secrets.IsNull() || im.Secrets.IsUnknown() {
 		return
 	}
 	for name := range im.Secrets.Elements() {
 		if v, ok := in.Data[name]; ok {
-			s.Secrets.AddValue(v)
+			s.Secrets.AddValueAt(name, v) // its booleans by their path
 		}
 	}
 }
@@ -302,41 +302,43 @@ func (s *Security) UserKubeconfig(t api.Target) bool {
 	return s.pool.Trusted(cfg.Kubeconfig)
 }
 
-// HoldsSecret reports whether v (a decoded JSON value) holds a registered
-// secret in any scalar: a string containing one, a number or boolean whose
-// text is one (issue 32: a Secret import passed into an export).
-func (s *Security) HoldsSecret(v any) bool {
-	values := s.Secrets.Values()
-	if len(values) == 0 {
-		return false
-	}
-	var holds func(any) bool
-	holds = func(v any) bool {
+// HoldsSecret reports whether v (a decoded JSON value, the export name)
+// holds a registered secret in any scalar: a string containing one or a
+// URL's password, a number whose text is one (issue 32: a Secret import
+// passed into an export), or a boolean at the key path of a Secret
+// import's boolean (redact.Secrets.AddValueAt), the export's name counted
+// as its first key.
+func (s *Security) HoldsSecret(name string, v any) bool {
+	values, bools := s.Secrets.Values(), s.Secrets.BoolPaths()
+	var holds func(any, []string) bool
+	holds = func(v any, at []string) bool {
 		switch x := v.(type) {
 		case nil:
 			return false
+		case bool:
+			return redact.BoolAt(bools, at)
 		case string:
 			for _, secret := range values {
 				if strings.Contains(x, secret) {
 					return true
 				}
 			}
-			return false
+			return redact.HasURLPassword(x)
 		case map[string]any:
 			for k, e := range x {
-				if holds(k) || holds(e) {
+				if holds(k, at) || holds(e, append(at[:len(at):len(at)], k)) {
 					return true
 				}
 			}
 			return false
 		case []any:
-			return slices.ContainsFunc(x, holds)
+			return slices.ContainsFunc(x, func(e any) bool { return holds(e, at) })
 		case float64: // decoded JSON: the decimal form, as redact registers it
-			return holds(strconv.FormatFloat(x, 'f', -1, 64))
+			return holds(strconv.FormatFloat(x, 'f', -1, 64), at)
 		case json.Number:
-			return holds(x.String())
+			return holds(x.String(), at)
 		}
-		return holds(fmt.Sprint(v))
+		return holds(fmt.Sprint(v), at)
 	}
-	return holds(v)
+	return holds(v, []string{name})
 }

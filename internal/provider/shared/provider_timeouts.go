@@ -95,8 +95,7 @@ func (m *deployItemTimeoutsModel) parse() (deployItemTimeouts, diag.Diagnostics)
 		}
 		v, err := time.ParseDuration(s)
 		if err != nil || v <= 0 {
-			diags.AddAttributeError(path.Root(deployItemTimeoutsAttr).AtName(f.name), "Invalid Timeout",
-				fmt.Sprintf("%s must be a positive Go duration such as %q, got %q", f.name, f.defaults.String(), s))
+			AddError(&diags, nil, "Invalid Timeout", AttrMsg(path.Root(deployItemTimeoutsAttr).AtName(f.name), fmt.Sprintf("%s must be a positive Go duration such as %q, got %q", f.name, f.defaults.String(), s)))
 			continue
 		}
 		*f.into = v

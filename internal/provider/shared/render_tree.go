@@ -31,7 +31,7 @@ func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec eng
 	for i, w := range tree.Warnings {
 		// A warning may name a key a template built from an import.
 		tree.Warnings[i] = sec.Scrub(w)
-		diags.AddAttributeWarning(path.Root("blueprint"), "Blueprint Warning", tree.Warnings[i])
+		AddWarning(diags, sec, "Blueprint Warning", AttrMsg(path.Root("blueprint"), tree.Warnings[i]))
 	}
 	if err != nil {
 		AddError(diags, sec, "Invalid Installation", AttrErr(path.Root("blueprint"), err))

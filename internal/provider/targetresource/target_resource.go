@@ -142,15 +142,15 @@ func (r *targetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	m.ID = m.Name
 	m.Target = types.StringValue(target)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	resp.Diagnostics.Append(noSecrets.SetPlan(ctx, &resp.Plan, &m)...)
 }
 
 func (r *targetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.write(ctx, req.Plan.Get, resp.State.Set, resp.Identity, &resp.Diagnostics)
+	r.write(ctx, req.Plan.Get, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *targetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.write(ctx, req.Plan.Get, resp.State.Set, resp.Identity, &resp.Diagnostics)
+	r.write(ctx, req.Plan.Get, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // Read keeps the state: a target has no remote object that could drift.
@@ -165,7 +165,7 @@ func (r *targetResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	m.ID = m.Name
 	setTargetIdentity(ctx, resp.Identity, m.Name.ValueString(), &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(noSecrets.SetState(ctx, &resp.State, &m)...)
 }
 
 func (r *targetResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
@@ -181,12 +181,12 @@ func (r *targetResource) ImportState(ctx context.Context, req resource.ImportSta
 		return
 	}
 	setTargetIdentity(ctx, resp.Identity, name, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), api.KubernetesClusterTargetType)...)
+	resp.Diagnostics.Append(noSecrets.SetStateAttribute(ctx, &resp.State, path.Root("name"), name)...)
+	resp.Diagnostics.Append(noSecrets.SetStateAttribute(ctx, &resp.State, path.Root("id"), name)...)
+	resp.Diagnostics.Append(noSecrets.SetStateAttribute(ctx, &resp.State, path.Root("type"), api.KubernetesClusterTargetType)...)
 }
 
-func (r *targetResource) write(ctx context.Context, get func(context.Context, any) diag.Diagnostics, set func(context.Context, any) diag.Diagnostics, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+func (r *targetResource) write(ctx context.Context, get func(context.Context, any) diag.Diagnostics, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	var m TargetModel
 	diags.Append(get(ctx, &m)...)
 	if diags.HasError() {
@@ -199,7 +199,7 @@ func (r *targetResource) write(ctx context.Context, get func(context.Context, an
 	}
 	m.ID = m.Name
 	setTargetIdentity(ctx, identity, m.Name.ValueString(), diags)
-	diags.Append(set(ctx, &m)...)
+	diags.Append(noSecrets.SetState(ctx, state, &m)...)
 }
 
 // BuildTarget returns the Target object JSON, or false while an input is
@@ -285,3 +285,9 @@ func providerReference(ctx context.Context, state tfsdk.State, m TargetModel) (s
 	ref := t.Metadata.Annotations[api.KubeconfigFromProviderAnnotation]
 	return ref, ref != ""
 }
+
+// noSecrets is the masking exit (shared.Security) for a target's
+// attributes: the only credential, the kubeconfig, is the configuration's
+// own and stays in the sensitive attributes, so nothing else is known to
+// mask.
+var noSecrets *shared.Security
