@@ -97,6 +97,15 @@
 // that finds its DeployItem being deleted (an interrupted destroy) first
 // finishes that deletion through the deployer.
 //
+// # Migration
+//
+// Adopt (adopt.go) takes over the DeployItem Landscaper made for an item,
+// with its UID and status and without a job: the provider status marks it
+// Adopted, so it stays under Landscaper's name and namespace, and names
+// Landscaper's Target and Context until the first Apply writes the item
+// in place with its own and removes the Execution's labels and owner
+// reference.
+//
 // # Drift
 //
 // Drift sees only this side: a DeployItem, Target or Context that is gone
