@@ -324,7 +324,8 @@ measure() {
 	local t rc=0
 	: >"$PROVIDER_RSS_LOG"
 	t=$(now)
-	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -input=false -no-color >"$work/terraform.log" 2>&1 || rc=$?
+	# Flags before the arguments: a plan file must come last.
+	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$1" -input=false -no-color "${@:2}" >"$work/terraform.log" 2>&1 || rc=$?
 	[ "$rc" -eq "${MEASURE_OK:-0}" ] || return 1
 	WALL=$(elapsed "$t")
 	# time's last line; a non-zero exit adds a line before it.
@@ -427,7 +428,7 @@ objects_lines() {
 measure_cli() {
 	local t
 	t=$(now)
-	/usr/bin/time -f '%U %S %M' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -no-color >"$work/terraform.log" 2>&1 || return 1
+	/usr/bin/time -f '%U %S %M' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$1" -no-color "${@:2}" >"$work/terraform.log" 2>&1 || return 1
 	WALL=$(elapsed "$t")
 	CPU=$(tail -n 1 "$work/time" | awk '{printf "%.2f", $1 + $2}')
 	RSS=$(tail -n 1 "$work/time" | awk '{printf "%.0f", $3/1024}')
