@@ -6,16 +6,16 @@
 // # Where the text goes (the provider's part)
 //
 // The installation resource gets a computed string attribute holding one
-// JSON object, deploy item path → Join(ItemPrefix(path), Renderer.Item(...)):
-// one multi-document string per item, each document headed by
-// "# apiVersion Kind ns/name". One string rather than a map because the
-// plugin framework's and the CLI's cost grows with the number of values
-// (a map of 1,000 texts made a no-op plan of 1,000 items cost about a
-// third more CPU; tools/bench/RESULTS.md, "Plan diff"). Terraform and
-// OpenTofu show a JSON string as jsonencode({...}) with only the changed
-// keys, each changed text as a line diff: a new or removed object shows as
-// a block of added or removed lines under its header, a changed one as its
-// changed lines. `terraform show -json` carries the same string.
+// JSON object, deploy item path → ItemShape(Join(ItemPrefix(path),
+// Renderer.Item(...))): the item's objects by header ("apiVersion Kind
+// ns/name"), each object's text as a list of its lines (shape.go), so
+// that Terraform and OpenTofu, which show a JSON string as
+// jsonencode({...}), hide unchanged items, objects and lines and show a
+// changed line with one line of context on each side. One string rather
+// than a map attribute because the plugin framework's and the CLI's cost
+// grows with the number of values (a map of 1,000 texts made a no-op plan
+// of 1,000 items cost about a third more CPU; tools/bench/RESULTS.md,
+// "Plan diff"). `terraform show -json` carries the same string.
 //
 // # Where "before" comes from
 //

@@ -1,8 +1,6 @@
 package preview
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"hash/fnv"
 	"sort"
@@ -65,30 +63,27 @@ func ItemShape(text string) any {
 	return out
 }
 
-// ItemText is the item's text back from what ItemShape made of it (or
-// from a string: the shape before issue 34, which states of schema
-// version 0 hold).
-func ItemText(raw json.RawMessage) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, err
-	}
-	var objs map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &objs); err != nil {
-		return "", err
-	}
-	docs := make([]document, 0, len(objs))
-	for k, v := range objs {
-		lines, err := objectLines(v)
-		if err != nil {
-			return "", err
+// ItemText is the item's text back from what ItemShape made of it, as
+// encoding/json decodes it into an any (or from a string: the shape
+// before issue 34, which states of schema version 0 hold). One decoding
+// of the whole attribute into plain values is the cheapest way back.
+func ItemText(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case map[string]any:
+		docs := make([]document, 0, len(v))
+		for k, o := range v {
+			lines, err := objectLines(o)
+			if err != nil {
+				return "", err
+			}
+			docs = append(docs, document{key: k, lines: lines})
 		}
-		docs = append(docs, document{key: k, lines: lines})
+		sort.Slice(docs, func(i, j int) bool { return docs[i].key < docs[j].key })
+		return joinItem(docs), nil
 	}
-	sort.Slice(docs, func(i, j int) bool { return docs[i].key < docs[j].key })
-	return joinItem(docs), nil
+	return "", errors.New("an item is neither a text nor an object of objects")
 }
 
 // document is one object of an item's text: its header and its lines.
@@ -162,23 +157,32 @@ func cutAfter(line string) bool {
 	return h.Sum32()&chunkMask == 0
 }
 
-// objectLines reads one object's value: a list of lines or of chunks
-// (told apart by the first element, which a chunked object always has).
-func objectLines(raw json.RawMessage) ([]string, error) {
-	if rest := bytes.TrimLeft(bytes.TrimPrefix(bytes.TrimSpace(raw), []byte("[")), " \t\r\n"); len(rest) > 0 && rest[0] == '{' {
-		var cs []Chunk
-		if err := json.Unmarshal(raw, &cs); err != nil {
-			return nil, errors.New("an object's chunks are not lists of lines")
-		}
-		var lines []string
-		for _, c := range cs {
-			lines = append(lines, c.Lines...)
-		}
-		return lines, nil
+// objectLines reads one object's value: a list of lines or of chunks.
+func objectLines(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errors.New("an object is not a list")
 	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil || lines == nil {
-		return nil, errors.New("an object is neither a list of lines nor a list of chunks")
+	lines := make([]string, 0, len(list))
+	for _, e := range list {
+		switch e := e.(type) {
+		case string:
+			lines = append(lines, e)
+		case map[string]any:
+			cl, ok := e["lines"].([]any)
+			if !ok || len(e) != 1 {
+				return nil, errors.New("an object's chunk is not {\"lines\": [...]}")
+			}
+			for _, l := range cl {
+				s, ok := l.(string)
+				if !ok {
+					return nil, errors.New("a chunk's line is not a string")
+				}
+				lines = append(lines, s)
+			}
+		default:
+			return nil, errors.New("an object's element is neither a line nor a chunk")
+		}
 	}
 	return lines, nil
 }

@@ -18,7 +18,11 @@ func roundTrip(t *testing.T, text string) (json.RawMessage, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := ItemText(raw)
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ItemText(v)
 	if err != nil {
 		t.Fatalf("ItemText(%s): %v", raw, err)
 	}
@@ -70,11 +74,15 @@ func TestItemShape_NotJoined(t *testing.T) {
 // TestItemText_VersionZero: the one string per item of schema version 0
 // reads as it is; values of neither shape are errors.
 func TestItemText_VersionZero(t *testing.T) {
-	if got, err := ItemText(json.RawMessage(`"# v1 ConfigMap a/b\nx: 1\n"`)); err != nil || got != "# v1 ConfigMap a/b\nx: 1\n" {
+	if got, err := ItemText("# v1 ConfigMap a/b\nx: 1\n"); err != nil || got != "# v1 ConfigMap a/b\nx: 1\n" {
 		t.Errorf("got %q, %v", got, err)
 	}
-	for _, bad := range []string{`1`, `{"k":1}`, `{"k":[1]}`, `{"k":[{"lines":[1]}]}`, `[]`} {
-		if got, err := ItemText(json.RawMessage(bad)); err == nil {
+	for _, bad := range []string{`1`, `{"k":1}`, `{"k":[1]}`, `{"k":[{"lines":[1]}]}`, `{"k":[{"lines":[], "x":1}]}`, `[]`} {
+		var v any
+		if err := json.Unmarshal([]byte(bad), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ItemText(v); err == nil {
 			t.Errorf("ItemText(%s) = %q, want an error", bad, got)
 		}
 	}
@@ -148,5 +156,51 @@ func TestItemShape_Masked(t *testing.T) {
 	}
 	if !strings.Contains(string(raw), `"  password: (sensitive value v1)"`) {
 		t.Errorf("the Secret's password line is not masked in %s", raw)
+	}
+}
+
+// BenchmarkShape_1000 encodes and decodes 1,000 typical items' texts as
+// deploy_item_objects holds them (what a refresh and a changing plan
+// read and write), in this shape ("Lines") and as one string per item,
+// the shape before ("Text"): the ratio is what the shape costs.
+func BenchmarkShape_1000(b *testing.B) {
+	texts := map[string]string{}
+	r := NewRenderer(nil, nil)
+	for i := range 1000 {
+		id := fmt.Sprintf("root/sub-%d/app", i)
+		out, err := r.Item(id, benchItem(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts[id] = Join(ItemPrefix(id), out)
+	}
+	shapes := map[string]func(string) any{"Lines": ItemShape, "Text": func(t string) any { return t }}
+	for _, name := range []string{"Lines", "Text"} {
+		shape := shapes[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				shaped := make(map[string]any, len(texts))
+				for p, t := range texts {
+					shaped[p] = shape(t)
+				}
+				raw, err := json.Marshal(shaped)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(raw)
+				var items map[string]any
+				if err := json.Unmarshal(raw, &items); err != nil {
+					b.Fatal(err)
+				}
+				for _, v := range items {
+					if _, err := ItemText(v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(size), "json-bytes")
+		})
 	}
 }

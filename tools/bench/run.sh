@@ -3,7 +3,7 @@
 # (`make bench`; not part of `make test`). Results and how to read them:
 # tools/bench/RESULTS.md.
 #
-#   tools/bench/run.sh [chain|helm|requests|scale|startup|all]  (default: all)
+#   tools/bench/run.sh [chain|helm|requests|scale|startup|bigchart|all]  (default: all)
 #
 #   chain     the floor (one landscaper_target, no cluster work: what any
 #             terraform command costs here), then workload A: one
@@ -47,6 +47,17 @@
 #             scale prints them. Not part of all. The process-level figures
 #             (Go init, one start's CPU and memory) are
 #             tools/bench/startup.sh's, which needs no cluster.
+#   bigchart  workload C (issue 34): a Helm chart of BIG_LINES rendered
+#             lines (default "5000 25000"; ten ConfigMaps of two lines per
+#             key, plus a small one), for each size BIG_RUNS times
+#             (default 2, after a warm-up): the create's plan, a plan of a
+#             one-field change (the small ConfigMap's greeting) and
+#             `terraform show` of that plan, with the lines the change
+#             prints in deploy_item_objects and terraform's peak memory.
+#             With BASE_REV, the base build runs in turns for sizes up to
+#             BIG_BASE_MAX (default 5000): one string per item costs the
+#             CLI the square of its lines (25,000 lines took 168 s and
+#             11.5 GiB to show), too much for a shared machine.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
@@ -69,8 +80,8 @@ RUNS=${RUNS:-5}
 ITEMS=${ITEMS:-20}
 what=${1:-all}
 [ "$what" != startup ] || [ -n "${BASE_REV:-}" ] || { echo "$0 startup: set BASE_REV (the build to compare with)" >&2; exit 2; }
-case $what in chain | helm | requests | scale | startup | all) ;; *)
-	echo "usage: $0 [chain|helm|requests|scale|startup|all]" >&2
+case $what in chain | helm | requests | scale | startup | bigchart | all) ;; *)
+	echo "usage: $0 [chain|helm|requests|scale|startup|bigchart|all]" >&2
 	exit 2
 	;;
 esac
@@ -184,6 +195,7 @@ workload() {
 	[ "$name" != scale-peer ] || printf 'item_count = %s\n' "$2" >>"$dir/terraform.tfvars"
 	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n%s\n' "$2" "$3" "${SCALE_TFVARS:-}" >>"$dir/terraform.tfvars"
 	[ "$name" != floor-scale ] || printf 'installations = %s\n' "$2" >>"$dir/terraform.tfvars"
+	[ "$name" != bigchart ] || printf 'keys = %s\n' "$(($2 / 20))" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
 }
@@ -323,7 +335,8 @@ measure() {
 	local t rc=0
 	: >"$PROVIDER_RSS_LOG"
 	t=$(now)
-	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$@" -input=false -no-color >"$work/terraform.log" 2>&1 || rc=$?
+	# Flags before the arguments: a plan file must come last.
+	/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$1" -input=false -no-color "${@:2}" >"$work/terraform.log" 2>&1 || rc=$?
 	[ "$rc" -eq "${MEASURE_OK:-0}" ] || return 1
 	WALL=$(elapsed "$t")
 	# time's last line; a non-zero exit adds a line before it.
@@ -458,6 +471,69 @@ bench_scale() {
 	# Not in "all": minutes each; records beyond one Secret (issue 37).
 	case ${SCALE_ONLY:-all} in 10000) bench_scale_one 10000 1 ;; esac
 	case ${SCALE_ONLY:-all} in 50000) bench_scale_one 50000 1 ;; esac
+}
+
+# objects_lines: the lines of deploy_item_objects in the last plan's output.
+objects_lines() {
+	awk '/deploy_item_objects/ && !n {n = 1; ind = index($0, $1) + 1; end = sprintf("%*s)", ind, "")}
+		n == 1 {c++} n == 1 && $0 == end {n = 2} END {print c + 0}' "$work/terraform.log"
+}
+
+# measure_cli ARGS...: like measure, for a command that starts no provider
+# (terraform show of a plan file); RSS is terraform's own peak (MiB).
+measure_cli() {
+	local t
+	t=$(now)
+	/usr/bin/time -f '%U %S %M' -o "$work/time" "$terraform" -chdir="$WORKDIR" "$1" -no-color "${@:2}" >"$work/terraform.log" 2>&1 || return 1
+	WALL=$(elapsed "$t")
+	CPU=$(tail -n 1 "$work/time" | awk '{printf "%.2f", $1 + $2}')
+	RSS=$(tail -n 1 "$work/time" | awk '{printf "%.0f", $3/1024}')
+}
+
+# bench_bigchart: workload C at each of BIG_LINES, ours and (up to
+# BIG_BASE_MAX lines) the base build in turns.
+bench_bigchart() {
+	local lines i v step variants dir
+	declare -A wall cpu rss shown
+	echo "| C: chart of N lines, step (build) | wall: min / median / max | CPU (terraform + provider) | peak RSS (show: terraform's) | deploy_item_objects lines printed |"
+	echo "|---|---|---|---|---|"
+	for lines in ${BIG_LINES:-5000 25000}; do
+		variants=(ours)
+		[ -z "$BASE_REV" ] || ((lines > ${BIG_BASE_MAX:-5000})) || variants+=(base)
+		workload bigchart "$lines"
+		dir=$WORKDIR
+		for ((i = 0; i <= ${BIG_RUNS:-2}; i++)); do
+			for v in "${variants[@]}"; do
+				export TF_CLI_CONFIG_FILE=$ours_rc
+				[ "$v" != base ] || TF_CLI_CONFIG_FILE=$base_rc
+				WORKDIR=$dir
+				for step in create apply change show destroy; do
+					case $step in
+					create) measure plan -out=create.tfplan || { echo "plan ($v, $lines lines) failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					apply) measure apply create.tfplan || { echo "apply ($v, $lines lines) failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					change) MEASURE_OK=2 measure plan -detailed-exitcode -var greeting=hi -out=change.tfplan ||
+						{ echo "the one-field change ($v, $lines lines) failed or found none (log: $work/terraform.log)" >&2; exit 1; } ;;
+					show) measure_cli show change.tfplan || { echo "show ($v, $lines lines) failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					destroy) measure destroy -auto-approve || { echo "destroy ($v, $lines lines) failed (log: $work/terraform.log)" >&2; exit 1; } ;;
+					esac
+					[ "$step" != change ] || shown[$lines.$v]=$(objects_lines)
+					((i > 0)) || continue
+					wall[$lines.$v.$step]+="$WALL"$'\n' cpu[$lines.$v.$step]+="$CPU"$'\n'
+					((RSS <= ${rss[$lines.$v.$step]:-0})) || rss[$lines.$v.$step]=$RSS
+				done
+			done
+		done
+		for step in create change show; do
+			for v in "${variants[@]}"; do
+				local n=""
+				[ "$step" != change ] || n=${shown[$lines.$v]}
+				echo "| C: $lines lines: $step ($v) | $(printf '%s' "${wall[$lines.$v.$step]}" | stats) | $(printf '%s' "${cpu[$lines.$v.$step]}" | stats) | ${rss[$lines.$v.$step]:-0} MiB | $n |"
+			done
+			[ "${#variants[@]}" -lt 2 ] || echo "| C: $lines lines: $step: ratio ours/base, pair by pair | $(ratios "${wall[$lines.ours.$step]}" "${wall[$lines.base.$step]}") | $(ratios "${cpu[$lines.ours.$step]}" "${cpu[$lines.base.$step]}") | | |"
+		done
+		echo "| C: $lines lines: one-field change / create's plan (ours), pair by pair | $(ratios "${wall[$lines.ours.change]}" "${wall[$lines.ours.create]}") | $(ratios "${cpu[$lines.ours.change]}" "${cpu[$lines.ours.create]}") | | |"
+	done
+	export TF_CLI_CONFIG_FILE=$ours_rc
 }
 
 # bench_helm_vs_peer: workload B and the helm_release peer in turns (ours,
@@ -603,5 +679,6 @@ case $what in startup)
 	bench_startup_pairs
 	;;
 esac
+case $what in bigchart | all) echo && bench_bigchart ;; esac
 case $what in scale | all) [ -z "$PEER_KUBERNETES" ] || { echo && bench_scale_vs_kubernetes_peer; } ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

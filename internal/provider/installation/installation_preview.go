@@ -276,9 +276,18 @@ func remainingTexts(m shared.InstallationModel, rows []shared.DeployItemRow, dia
 // response's private state (which holds the request's).
 func (r *InstallationResource) refreshTexts(ctx context.Context, m *shared.InstallationModel, snap *engine.Snapshot, p privateState, diags *diag.Diagnostics) bool {
 	mode := r.Data.planDiffMode(*m)
-	current, changed := texts(*m)
-	if mode == shared.PlanDiffOff || m.DeployItemObjects.IsUnknown() || (changed && mode == shared.PlanDiffLocal) {
+	if mode == shared.PlanDiffOff || m.DeployItemObjects.IsUnknown() {
 		return false // nothing to fill, nothing to read
+	}
+	// Every refresh of a local view has a text to keep: a syntax check
+	// saves decoding the whole attribute (texts), which costs several
+	// times more in the shape of lines than it did as one string per item.
+	if mode == shared.PlanDiffLocal && !m.DeployItemObjects.IsNull() && json.Valid([]byte(m.DeployItemObjects.ValueString())) {
+		return false
+	}
+	current, changed := texts(*m)
+	if changed && mode == shared.PlanDiffLocal {
+		return false
 	}
 	if snap.Empty() {
 		return false

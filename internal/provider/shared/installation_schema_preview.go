@@ -34,11 +34,13 @@ func previewAttributes() map[string]schema.Attribute {
 			MarkdownDescription: planDiffDescription + " Defaults to the provider's `plan_diff`. Changing it runs no job."},
 		"deploy_item_objects": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "What each deploy item deploys: a JSON object of item path (as in `deploy_items`) → the " +
-				"item's Kubernetes objects as multi-document YAML in a canonical form (keys ordered, one document per object " +
-				"headed by `# <apiVersion> <kind> <namespace>/<name>`; items of deployers that cannot say show their " +
-				"configuration as a `DeployItem`). Plans show it as `jsonencode({…})` with, per item that changes, the " +
-				"objects added, removed and changed, field by field; `terraform show -json` carries the same " +
-				"(`jsondecode()` reads it). One JSON string rather than a map keeps plans of thousands of items cheap. A " +
+				"item's Kubernetes objects by header (`<apiVersion> <kind> <namespace>/<name>`) → the object's YAML in a " +
+				"canonical form (keys ordered) as a list of its lines; an object of more than 500 lines as a list of chunks " +
+				"`{lines = [...]}`. Items of deployers that cannot say show their configuration as a `DeployItem`. Plans " +
+				"show it as `jsonencode({…})` with only the items and objects that change, and in a changed object only the " +
+				"changed lines with one line of context; `terraform show -json` carries the same (`jsondecode()` reads it; " +
+				"an object's YAML is its lines joined by newlines, see the guide \"Plans that show what will change\"). One " +
+				"JSON string rather than a map keeps plans of thousands of items cheap. A " +
 				"Secret shows its keys and `(sensitive value vN)`, N growing when the value changes; values from Secret " +
 				"imports, sensitive exports, target credentials and URL credentials are masked the same way wherever they " +
 				"appear. Values passed through `imports.data` from sensitive variables are not known to be secret " +

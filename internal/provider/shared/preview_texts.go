@@ -42,7 +42,7 @@ func ParseTexts(v types.String) (map[string]string, bool) {
 	if v.IsNull() || v.IsUnknown() {
 		return nil, false
 	}
-	var items map[string]json.RawMessage
+	var items map[string]any
 	if json.Unmarshal([]byte(v.ValueString()), &items) != nil {
 		return nil, false
 	}
