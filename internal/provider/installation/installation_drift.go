@@ -5,6 +5,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
@@ -27,8 +28,19 @@ import (
 // state; nil when nothing needed marking (instance.Drifted).
 func (d *InstallationData) drift(ctx context.Context, m shared.InstallationModel, snapBytes []byte, prov shared.Provenance) (_ map[string]string, marked []byte, err error) {
 	snap, err := instance.Decode(snapBytes)
-	if err != nil || snap.Empty() {
+	if err != nil {
 		return nil, nil, err
+	}
+	return d.driftOf(ctx, m, snap, snapBytes, prov)
+}
+
+// driftOf is drift of snap, decoded from snapBytes by the caller: Read
+// decodes the snapshot once for its pins, its drift check and the
+// reconcile outcome, and so leaves the copy the drift check hands on
+// (instance.Runner.Drift) to the plan that follows.
+func (d *InstallationData) driftOf(ctx context.Context, m shared.InstallationModel, snap *engine.Snapshot, snapBytes []byte, prov shared.Provenance) (_ map[string]string, marked []byte, err error) {
+	if snap.Empty() {
+		return nil, nil, nil
 	}
 	d.Security.TrustSnapshot(m, snap, prov)
 	d.Security.LearnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))

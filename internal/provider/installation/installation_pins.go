@@ -7,7 +7,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/instance"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -54,12 +54,8 @@ func recordPins(ctx context.Context, p shared.PrivateSetter, pins map[string]dep
 // with the credentials of the installation's Landscaper Context; nil
 // when the state shows no previews (plan_diff = "off": a plan then
 // fetches nothing).
-func (d *InstallationData) resolvePins(ctx context.Context, m shared.InstallationModel, snapBytes []byte) map[string]deployer.Pins {
-	if d.planDiffMode(m) == shared.PlanDiffOff {
-		return nil
-	}
-	snap, err := instance.Decode(snapBytes)
-	if err != nil || snap.Empty() {
+func (d *InstallationData) resolvePins(ctx context.Context, m shared.InstallationModel, snap *engine.Snapshot) map[string]deployer.Pins {
+	if d.planDiffMode(m) == shared.PlanDiffOff || snap.Empty() {
 		return nil
 	}
 	return d.previewRunner(ctx, m).Resolve(ctx, snap)

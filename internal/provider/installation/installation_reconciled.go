@@ -34,12 +34,8 @@ const reconciledPrefix = "reconcile job "
 // in the clusters of the root's target imports; it reports whether it
 // changed m. Without a key, or when the clusters cannot be read (the
 // drift check warned already), m stays as it is.
-func (d *InstallationData) readReconciled(ctx context.Context, m *shared.InstallationModel, snapBytes []byte, hashKey shared.ConfigHashKey, diags *diag.Diagnostics) bool {
-	if hashKey == nil {
-		return false
-	}
-	snap, err := instance.Decode(snapBytes)
-	if err != nil || snap.Empty() {
+func (d *InstallationData) readReconciled(ctx context.Context, m *shared.InstallationModel, snap *engine.Snapshot, hashKey shared.ConfigHashKey, diags *diag.Diagnostics) bool {
+	if hashKey == nil || snap.Empty() {
 		return false
 	}
 	o, err := d.Instances(ctx).Reconciled(ctx, snap.Root.Path, rootTargets(snap), hashKey.ReconcileKey())
