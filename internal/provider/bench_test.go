@@ -65,7 +65,7 @@ type benchState struct {
 	private []byte
 }
 
-func newBenchServer(b *testing.B, items int) *benchServer {
+func newBenchServer(b testing.TB, items int) *benchServer {
 	b.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(New("bench")())()
@@ -146,7 +146,7 @@ func benchExecution(n int) string {
 `, "COUNT", fmt.Sprint(n))
 }
 
-func (s *benchServer) create(b *testing.B) benchState {
+func (s *benchServer) create(b testing.TB) benchState {
 	b.Helper()
 	prior, err := tfprotov6.NewDynamicValue(s.typ, tftypes.NewValue(s.typ, nil))
 	if err != nil {
@@ -173,7 +173,7 @@ type noOpRequests struct {
 	state     tftypes.Value
 }
 
-func (s *benchServer) prepareNoOp(b *testing.B, st benchState) noOpRequests {
+func (s *benchServer) prepareNoOp(b testing.TB, st benchState) noOpRequests {
 	b.Helper()
 	stateValue, err := st.state.Unmarshal(s.typ)
 	if err != nil {
@@ -192,7 +192,7 @@ func (s *benchServer) prepareNoOp(b *testing.B, st benchState) noOpRequests {
 
 // noOpPlan is what `terraform plan` asks of an unchanged installation
 // and returns the planned state.
-func (s *benchServer) noOpPlan(b *testing.B, r noOpRequests) *tfprotov6.DynamicValue {
+func (s *benchServer) noOpPlan(b testing.TB, r noOpRequests) *tfprotov6.DynamicValue {
 	b.Helper()
 	up, err := s.srv.UpgradeResourceState(s.ctx, &tfprotov6.UpgradeResourceStateRequest{
 		TypeName: benchResource, Version: shared.InstallationSchemaVersion, RawState: &tfprotov6.RawState{JSON: r.stateJSON},
@@ -213,7 +213,7 @@ func (s *benchServer) noOpPlan(b *testing.B, r noOpRequests) *tfprotov6.DynamicV
 }
 
 // expectEmpty fails the benchmark unless planned equals the state.
-func (s *benchServer) expectEmpty(b *testing.B, r noOpRequests, planned *tfprotov6.DynamicValue) {
+func (s *benchServer) expectEmpty(b testing.TB, r noOpRequests, planned *tfprotov6.DynamicValue) {
 	b.Helper()
 	v, err := planned.Unmarshal(s.typ)
 	if err != nil {
@@ -345,7 +345,7 @@ func elementType(t tftypes.Type, i int) tftypes.Type {
 	return tftypes.DynamicPseudoType
 }
 
-func check(b *testing.B, what string, err error, diags []*tfprotov6.Diagnostic) {
+func check(b testing.TB, what string, err error, diags []*tfprotov6.Diagnostic) {
 	b.Helper()
 	if err != nil {
 		b.Fatalf("%s: %v", what, err)

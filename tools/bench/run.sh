@@ -25,7 +25,9 @@
 #             each, default 3), the state file's size after apply, and the provider
 #             processes' peak resident memory during each. SCALE_TFVARS
 #             adds lines to its terraform.tfvars (e.g. 'parallelism = 10',
-#             'cluster_qps = 200'); SCALE_ONLY=100|1000|50x20 runs one;
+#             'cluster_qps = 200'); SCALE_ONLY=100|1000|50x20|10x100|100x100
+#             runs one (10 and 100 installations x 100 items: 1,000 and
+#             10,000 objects, the issue-35 workload).
 #             SCALE_ONLY=10000|50000 (not in "all": minutes each) one
 #             installation of 10,000 or 50,000, whose record is split.
 #             Besides wall time it reports CPU time: user + system of
@@ -39,7 +41,13 @@
 #             in turns, on as many landscaper_target resources, which
 #             touch no cluster (workload floor-scale): the CLI's and the
 #             plugin protocol's floor for that many resources, printed
-#             as a ratio ours/floor.
+#             as a ratio ours/floor. From 1,000 objects on (API_FLOOR=1:
+#             always; API_FLOOR=0: never) tools/bench/apifloor also
+#             server-side applies and deletes as many ConfigMaps, in
+#             turns with the triples, API_FLOOR_WORKERS (default 32) in
+#             flight and no client-side limit: the API server's floor
+#             on this machine, printed as a ratio ours/API floor for
+#             apply and destroy.
 #   startup   the floor of a command (one landscaper_target) and workload
 #             A (20 chained ConfigMaps): apply, no-op plan and destroy in
 #             turns with BASE_REV's build (required), RUNS triples each
@@ -370,6 +378,16 @@ bench_scale_one() {
 	fi
 	workload scale "$n" "$inst"
 	scale_dir=$WORKDIR
+	# The API server's floor for the same objects (tools/bench/apifloor):
+	# from 1,000 objects on, or when API_FLOOR=1; API_FLOOR=0 leaves it out.
+	local api_ns="" api_delete=""
+	if [ "${API_FLOOR:-}" = 1 ] || { ((total >= 1000)) && [ "${API_FLOOR:-}" != 0 ]; }; then
+		api_ns="bench-apifloor-$run_id-${RANDOM}"
+		kc create namespace "$api_ns" >/dev/null
+		namespaces+=("$api_ns")
+		go build -o "$bench_dir/apifloor" ./tools/bench/apifloor
+		variants+=(api)
+	fi
 	for ((i = 0; i <= ${SCALE_RUNS:-3}; i++)); do
 		for v in "${variants[@]}"; do
 			export TF_CLI_CONFIG_FILE=$ours_rc
@@ -378,6 +396,22 @@ bench_scale_one() {
 			[ "$v" != floor ] || WORKDIR=$floor_dir
 			for step in apply plan change change-apply destroy; do
 				[ "$v" != floor ] || [ "${step%-apply}" != change ] || continue
+				if [ "$v" = api ]; then
+					case $step in
+					apply)
+						local out
+						out=$("$bench_dir/apifloor" -kubeconfig "$kubeconfig" -namespace "$api_ns" \
+							-objects "$total" -workers "${API_FLOOR_WORKERS:-32}" -prefix "run$i") ||
+							{ echo "apifloor of $total objects failed" >&2; exit 1; }
+						read -r _ WALL _ api_delete <<<"$out"
+						;;
+					destroy) WALL=$api_delete ;;
+					*) continue ;;
+					esac
+					((i > 0)) || continue
+					wall[$v.$step]+="$WALL"$'\n'
+					continue
+				fi
 				case $step in
 				apply) measure apply -auto-approve || { echo "apply ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				plan) measure plan -detailed-exitcode || { echo "a no-op plan ($v) of $inst x $n found changes (log: $work/terraform.log)" >&2; exit 1; } ;;
@@ -406,10 +440,16 @@ bench_scale_one() {
 		[ "$step" != change-apply ] || label="S: $what: apply of one changed item"
 		for v in "${variants[@]}"; do
 			[ "$v" != floor ] || [ "${step%-apply}" != change ] || continue
+			if [ "$v" = api ]; then
+				[ "$step" = apply ] || [ "$step" = destroy ] || continue
+				echo "| $label (API server floor: apifloor, $total objects, ${API_FLOOR_WORKERS:-32} in flight) | $(printf '%s' "${wall[api.$step]}" | stats) | | |"
+				continue
+			fi
 			echo "| $label ($v) | $(printf '%s' "${wall[$v.$step]}" | stats) | $(printf '%s' "${cpu[$v.$step]}" | stats) | ${rss[$v.$step]:-0} MiB |"
 		done
 		[ -z "$BASE_REV" ] || echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[base.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[base.$step]}") | |"
 		[ -z "$floor_dir" ] || [ "${step%-apply}" = change ] || echo "| $label: ratio ours/floor ($inst landscaper_target), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[floor.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[floor.$step]}") | |"
+		[ -z "$api_ns" ] || { [ "$step" != apply ] && [ "$step" != destroy ]; } || echo "| $label: ratio ours/API server floor, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[api.$step]}") | | |"
 	done
 	for v in ours base; do
 		[ -n "${state[$v]:-}" ] || continue
@@ -468,6 +508,8 @@ bench_scale() {
 	case ${SCALE_ONLY:-all} in 100 | all) bench_scale_one 100 1 ;; esac
 	case ${SCALE_ONLY:-all} in 1000 | all) bench_scale_one 1000 1 ;; esac
 	case ${SCALE_ONLY:-all} in 50x20 | all) bench_scale_one 20 50 ;; esac
+	case ${SCALE_ONLY:-all} in 10x100 | all) bench_scale_one 100 10 ;; esac
+	case ${SCALE_ONLY:-all} in 100x100 | all) bench_scale_one 100 100 ;; esac
 	# Not in "all": minutes each; records beyond one Secret (issue 37).
 	case ${SCALE_ONLY:-all} in 10000) bench_scale_one 10000 1 ;; esac
 	case ${SCALE_ONLY:-all} in 50000) bench_scale_one 50000 1 ;; esac
