@@ -126,13 +126,19 @@ func appendLine(b []byte, sg segment) []byte {
 func partName(parent, digest string) string { return parent + "-" + digest[:20] }
 
 // cutAfter says whether a part ends after the item id of size bytes: with
-// the chance size/partTarget, decided by id alone (FNV-1a), so parts are
+// the chance size/partTarget, decided by id alone (FNV-1a, mixed), so parts are
 // partTarget bytes on average and the same items end the same parts in
 // every write.
 func cutAfter(id string, size int) bool {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(id)) // never fails
-	return h.Sum64()%partTarget < uint64(size)
+	// FNV's low bits follow the IDs' last bytes too closely; a finalizer
+	// (MurmurHash3's) spreads them.
+	z := h.Sum64()
+	z = (z ^ z>>33) * 0xff51afd7ed558ccd
+	z = (z ^ z>>33) * 0xc4ceb9fe1a85ec53
+	z ^= z >> 33
+	return z%partTarget < uint64(size)
 }
 
 // partCache is what the last split of a parent made of its parts, by
