@@ -48,7 +48,7 @@ func (d *Deployer) Adopt(ctx context.Context, item deployer.Item, from deployer.
 		}
 		return ProviderStatus{ManagedResources: managed}.encode(), nil
 	}
-	r, err := newReleaser(clients, cfg.Name, cfg.Namespace, releaseOwner{})
+	r, err := d.releaser(clients, cfg.Name, cfg.Namespace, releaseOwner{})
 	if err != nil {
 		return nil, itemError(item, err)
 	}

@@ -126,7 +126,7 @@ func (d *InstallationData) plannedTexts(ctx context.Context, mode string, render
 			rendered.pins[it.ID] = it.Pins
 		}
 	}
-	d.CollectTexts(shown, out, diags)
+	d.CollectPlanTexts(shown, out, diags)
 	return shared.TextsValue(out, diags), opts.Marks.Table()
 }
 
