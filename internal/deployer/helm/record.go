@@ -108,12 +108,19 @@ func recordError(itemID, namespace, name string, size int) error {
 		return nil
 	}
 	installation, item := splitItemID(itemID)
-	return failure.NewTerminal("TooLarge", fmt.Errorf("%w: installation %q, deploy item %q: Helm's record of release %s/%s would be %d bytes "+
+	return failure.NewTerminal("TooLarge", beyondLimit{fmt.Errorf("installation %q, deploy item %q: Helm's record of release %s/%s would be %d bytes "+
 		"(chart, values and rendered manifest, compressed as Helm's Secret driver keeps a revision), above the %d bytes a Secret may hold, "+
 		"so Helm could not record it; nothing was deployed. Keep Helm releases in PostgreSQL with Helm's SQL driver "+
 		"(the provider's helm_storage = { driver = \"sql\" }), or make the chart and its values smaller",
-		deployer.ErrBeyondLimit, installation, item, namespace, name, size, secretDataLimit))
+		installation, item, namespace, name, size, secretDataLimit)})
 }
+
+// beyondLimit is an error that is deployer.ErrBeyondLimit without
+// saying so in its message.
+type beyondLimit struct{ error }
+
+func (e beyondLimit) Unwrap() error        { return e.error }
+func (e beyondLimit) Is(target error) bool { return target == deployer.ErrBeyondLimit }
 
 // splitItemID splits a deploy item ID ("<root>/<sub>/.../<item>") into
 // the installation's path and the item's name.
