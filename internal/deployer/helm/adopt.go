@@ -56,6 +56,10 @@ func (d *Deployer) Adopt(ctx context.Context, item deployer.Item, from deployer.
 	switch {
 	case err != nil:
 		return nil, itemError(item, err)
+	case last == nil && d.sql != nil:
+		return nil, itemError(item, failure.Terminalf("AdoptMissing", "release %s/%s, which Landscaper's DeployItem %s installed, is not in the SQL storage "+
+			"that helm_storage names: Landscaper's Helm deployer keeps releases in Secrets, so import with driver = %q",
+			cfg.Namespace, cfg.Name, from.DeployItem, DriverSecret))
 	case last == nil:
 		return nil, itemError(item, failure.Terminalf("AdoptMissing", "release %s/%s, which Landscaper's DeployItem %s installed, does not exist",
 			cfg.Namespace, cfg.Name, from.DeployItem))

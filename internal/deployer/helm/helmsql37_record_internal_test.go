@@ -15,6 +15,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
 	kubefake "helm.sh/helm/v3/pkg/kube/fake"
+	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage"
 	"helm.sh/helm/v3/pkg/storage/driver"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -171,5 +172,27 @@ func TestRecordError_NamesEverything(t *testing.T) {
 	}
 	if !failure.IsTerminal(err) || failure.Reason(err) != "TooLarge" {
 		t.Errorf("error is %s with reason %q, want terminal with TooLarge", failure.KindOf(err), failure.Reason(err))
+	}
+}
+
+// TestRecordBound_NeverBelowTheRecord: the bound that skips compression
+// is never below the record's size, for incompressible and repetitive
+// records, below and above the point where it compresses after all.
+func TestRecordBound_NeverBelowTheRecord(t *testing.T) {
+	for _, n := range []int{0, 1 << 10, 100 << 10, 700 << 10, 2 << 20} {
+		for _, data := range []string{randomText(t, n), strings.Repeat("a", n)} {
+			rel := &release.Release{Name: "big", Namespace: "apps", Manifest: data, Version: 1}
+			exact, err := recordSize(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound, err := recordBound(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bound < exact || (bound+recordSlack > secretDataLimit && bound != exact) {
+				t.Errorf("%d bytes of data: bound %d, record %d", n, bound, exact)
+			}
+		}
 	}
 }

@@ -47,6 +47,27 @@ func recordSize(rel *release.Release) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return compressedSize(b)
+}
+
+// recordBound is recordSize, or — when even uncompressed the record
+// would fit — an upper bound of it that needs no compression: gzip adds
+// at most 5 bytes per 16 KiB block it cannot compress, plus its header
+// and trailer. Most charts take that way, and compressing a big chart's
+// JSON at gzip's best level costs more than rendering it.
+func recordBound(rel *release.Release) (int, error) {
+	b, err := json.Marshal(rel)
+	if err != nil {
+		return 0, err
+	}
+	if bound := base64.StdEncoding.EncodedLen(len(b) + 5*(len(b)/(16<<10)+1) + 32); bound+recordSlack <= secretDataLimit {
+		return bound, nil
+	}
+	return compressedSize(b)
+}
+
+// compressedSize is the base64 length of b compressed as Helm does.
+func compressedSize(b []byte) (int, error) {
 	var buf bytes.Buffer
 	w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	if err != nil {

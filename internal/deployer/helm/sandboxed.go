@@ -193,7 +193,7 @@ func renderInChild(in json.RawMessage, call sandbox.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out.Record, err = recordSize(rel); err != nil {
+		if out.Record, err = recordBound(rel); err != nil {
 			return nil, err
 		}
 	}

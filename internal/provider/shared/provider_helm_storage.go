@@ -35,7 +35,7 @@ func HelmStorageAttribute(attrs map[string]schema.Attribute) {
 			"a release whose chart, values and rendered manifest do not fit, compressed, fails the plan. Helm's SQL driver keeps the " +
 			"same records in PostgreSQL, without that limit; `helm list` with `HELM_DRIVER=sql` and the same connection string reads them. " +
 			"Releases are identified in the database by namespace and name only: give clusters that use the same release names " +
-			"databases (or schemas) of their own. See the guide on Helm release storage.",
+			"databases of their own. See the guide on Helm release storage.",
 		Attributes: map[string]schema.Attribute{
 			"driver": schema.StringAttribute{Optional: true,
 				Validators: []validator.String{stringvalidator.OneOf(helm.DriverSecret, helm.DriverSQL)},
