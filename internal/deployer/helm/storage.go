@@ -70,20 +70,17 @@ func (s Storage) Secrets() []string {
 		return nil
 	}
 	out := []string{c}
-	if u, err := url.Parse(c); err == nil && u.User != nil {
+	if u, err := url.Parse(c); err == nil {
 		if p, ok := u.User.Password(); ok {
-			out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+			out = append(out, p, url.QueryEscape(p), url.PathEscape(p), u.User.String())
 		}
-		out = append(out, u.User.String())
+		if p := u.Query().Get("password"); p != "" {
+			out = append(out, p)
+		}
 	}
 	for _, field := range strings.Fields(c) {
 		if v, ok := strings.CutPrefix(field, "password="); ok {
 			out = append(out, v, strings.Trim(v, "'"))
-		}
-	}
-	if u, err := url.Parse(c); err == nil {
-		if p := u.Query().Get("password"); p != "" {
-			out = append(out, p)
 		}
 	}
 	return out

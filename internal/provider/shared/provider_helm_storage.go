@@ -81,7 +81,7 @@ func HelmStorage(ctx context.Context, obj types.Object, getenv func(string) stri
 		s.SQLConnection = m.SQLConnection.ValueString()
 	}
 	if err := s.Check(); err != nil {
-		diags.AddAttributeError(path.Root(helmStorageAttr), "Invalid Helm Storage", err.Error())
+		AddError(&diags, nil, "Invalid Helm Storage", AttrErr(path.Root(helmStorageAttr), err)) // Check never quotes the connection string
 	}
 	return s, diags
 }
