@@ -61,6 +61,13 @@ type PreviewRequest struct {
 // gets it).
 var ErrFetchedAtApply = errors.New("fetched at apply, not at plan")
 
+// ErrBeyondLimit is wrapped by an error of an item that a limit of its
+// cluster or of a tool it deploys with will refuse, whatever the cluster's
+// state (Helm's record of a release bigger than a Secret holds): as a
+// Preview error it fails the plan, naming the item, the size and the
+// limit, so that nothing is created first.
+var ErrBeyondLimit = errors.New("beyond a limit")
+
 // Preview is what an item deploys.
 type Preview struct {
 	Objects []PreviewObject

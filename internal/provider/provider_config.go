@@ -30,6 +30,7 @@ type providerModel struct {
 	DeployItemTimeouts          types.Object              `tfsdk:"deploy_item_timeouts"`
 	PlanDiff                    types.String              `tfsdk:"plan_diff"`
 	TrustedHostTargets          types.List                `tfsdk:"trusted_host_targets"`
+	HelmStorage                 types.Object              `tfsdk:"helm_storage"`
 }
 
 // kubernetesModel names the "host" cluster from which Secret and ConfigMap
@@ -112,6 +113,7 @@ func (p *landscaperProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 	shared.DeployItemTimeoutsAttribute(resp.Schema.Attributes)
 	shared.ProviderPlanDiffAttribute(resp.Schema.Attributes)
 	shared.TrustedHostTargetsAttribute(resp.Schema.Attributes)
+	shared.HelmStorageAttribute(resp.Schema.Attributes)
 }
 
 func (p *landscaperProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -131,6 +133,8 @@ func (p *landscaperProvider) Configure(ctx context.Context, req provider.Configu
 	resp.Diagnostics.Append(diags...)
 	sec.TargetKubeconfigs = kubeconfigs
 	sec.TrustedHostTargets, diags = shared.TrustedHostTargets(ctx, cfg.TrustedHostTargets)
+	resp.Diagnostics.Append(diags...)
+	sec.HelmStorage, diags = shared.HelmStorage(ctx, cfg.HelmStorage, os.Getenv)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -48,7 +48,7 @@ func (d *Deployer) Adopt(ctx context.Context, item deployer.Item, from deployer.
 		}
 		return ProviderStatus{ManagedResources: managed}.encode(), nil
 	}
-	r, err := newReleaser(clients, cfg.Name, cfg.Namespace, releaseOwner{})
+	r, err := d.releaser(clients, cfg.Name, cfg.Namespace, releaseOwner{})
 	if err != nil {
 		return nil, itemError(item, err)
 	}
@@ -56,6 +56,10 @@ func (d *Deployer) Adopt(ctx context.Context, item deployer.Item, from deployer.
 	switch {
 	case err != nil:
 		return nil, itemError(item, err)
+	case last == nil && d.sql != nil:
+		return nil, itemError(item, failure.Terminalf("AdoptMissing", "release %s/%s, which Landscaper's DeployItem %s installed, is not in the SQL storage "+
+			"that helm_storage names: Landscaper's Helm deployer keeps releases in Secrets, so import with driver = %q",
+			cfg.Namespace, cfg.Name, from.DeployItem, DriverSecret))
 	case last == nil:
 		return nil, itemError(item, failure.Terminalf("AdoptMissing", "release %s/%s, which Landscaper's DeployItem %s installed, does not exist",
 			cfg.Namespace, cfg.Name, from.DeployItem))

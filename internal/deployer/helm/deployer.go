@@ -34,6 +34,9 @@ type Deployer struct {
 	resources Resources
 	// limits bound every rendering of a chart (sandboxed.go).
 	limits sandbox.Limits
+	// sql keeps the releases with Helm's SQL driver (storage.go), shared
+	// by every copy; nil: Helm's Secret driver.
+	sql *sqlStores
 }
 
 var (
@@ -60,6 +63,16 @@ func New(pool *target.Pool) *Deployer {
 // WithRenderLimits makes d render charts within l (render_limits).
 func (d *Deployer) WithRenderLimits(l sandbox.Limits) *Deployer {
 	d.limits = l.WithDefaults()
+	return d
+}
+
+// WithStorage makes d keep release records where s says; s must pass
+// Check (the SQL driver connects on first use).
+func (d *Deployer) WithStorage(s Storage) *Deployer {
+	d.sql = nil
+	if s.SQL() {
+		d.sql = &sqlStores{storage: s}
+	}
 	return d
 }
 
@@ -108,7 +121,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 	hash := deploymentHash(digest, cfg)
 	status := ProviderStatus{Release: &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}, ManagedResources: prev.ManagedResources, Hash: prev.Hash}
 	owner := ownerOf(item, prev)
-	r, err := newReleaser(c, cfg.Name, cfg.Namespace, owner)
+	r, err := d.releaser(c, cfg.Name, cfg.Namespace, owner)
 	if err != nil {
 		return status, err
 	}
@@ -150,7 +163,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 				return nil, err
 			}
 		}
-		docs, err := d.gateRelease(ctx, c, ch, cfg, last)
+		docs, err := d.gateRelease(ctx, c, ch, cfg, last, item.ID, owner)
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +322,7 @@ func (d *Deployer) Delete(ctx context.Context, item deployer.Item, opts deployer
 	if cfgErr == nil && cfg.HelmDeploymentConfig != nil {
 		uninstallOpts = cfg.HelmDeploymentConfig.Uninstall
 	}
-	r, err := newReleaser(clients, rel.Name, rel.Namespace, ownerOf(item, prev))
+	r, err := d.releaser(clients, rel.Name, rel.Namespace, ownerOf(item, prev))
 	if err != nil {
 		return itemError(item, err)
 	}
@@ -374,7 +387,7 @@ func (d *Deployer) Drift(ctx context.Context, item deployer.Item) (deployer.Drif
 		report, err := session.Drift(ctx, desired, prev.ManagedResources)
 		return report, itemError(item, err)
 	}
-	r, err := newReleaser(clients, prev.Release.Name, prev.Release.Namespace, ownerOf(item, prev))
+	r, err := d.releaser(clients, prev.Release.Name, prev.Release.Namespace, ownerOf(item, prev))
 	if err != nil {
 		return deployer.DriftReport{}, itemError(item, err)
 	}

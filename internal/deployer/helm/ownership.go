@@ -155,7 +155,15 @@ func (o releaseOwner) holds(last *release.Release) bool {
 // as the manifest deployer labels its objects: with the owning instance
 // and the inventory's ApplySet; nil when there is nothing to stamp.
 func (o releaseOwner) stamp() postrender.PostRenderer {
-	labels := map[string]string{}
+	if labels := o.stampLabels(); labels != nil {
+		return labels
+	}
+	return nil
+}
+
+// stampLabels are the labels stamp adds; nil: none.
+func (o releaseOwner) stampLabels() stamper {
+	labels := stamper{}
 	if o.instance != "" {
 		labels[deployer.InstanceLabel] = o.instance
 	}
@@ -165,7 +173,7 @@ func (o releaseOwner) stamp() postrender.PostRenderer {
 	if len(labels) == 0 {
 		return nil
 	}
-	return stamper(labels)
+	return labels
 }
 
 type stamper map[string]string

@@ -66,10 +66,16 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if r.real && prev.Release != nil && prev.Release.Revision > 0 {
 		r.options = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: prev.Release.Revision + 1, IsUpgrade: true}
 	}
-	docs, err := d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: r.caps, Options: r.options, Real: r.real, Twice: true,
-		SkipSchema: r.skipSchema()}, nil)
+	measure := r.real && d.sql == nil
+	docs, size, err := d.renderRelease(ctx, ch, renderJob{Values: cfg.Values, Caps: r.caps, Options: r.options, Real: r.real, Twice: true,
+		SkipSchema: r.skipSchema(), Record: measure, Stamp: ownerOf(req.Item, prev).stampLabels()}, nil)
 	if err != nil {
 		return deployer.Preview{}, err
+	}
+	if measure {
+		if err := recordError(req.Item.ID, cfg.Namespace, cfg.Name, size); err != nil {
+			return deployer.Preview{}, err
+		}
 	}
 	pv, err := r.objects(req.Item.ID, docs)
 	pv.Pins = pins
@@ -146,29 +152,34 @@ func chartCapabilities(c *deployer.Capabilities) *chartutil.Capabilities {
 // with `lookup` finding nothing.
 type previewRender struct{ chartRender }
 
-// stable renders twice and replaces what differs by deployer.Generated.
-func (r previewRender) stable(ch *chart.Chart) ([]renderedDoc, error) {
+// stable renders twice and replaces what differs by deployer.Generated;
+// it also returns the files of the first rendering.
+func (r previewRender) stable(ch *chart.Chart) ([]renderedDoc, map[string]string, error) {
 	renderValues, err := r.prepare(ch, r.cfg.values())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	first, err := r.docs(ch, renderValues)
+	files, err := r.files(ch, renderValues)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	first, err := r.docsOf(ch, files)
+	if err != nil {
+		return nil, nil, err
 	}
 	second, err := r.docs(ch, renderValues)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(first) != len(second) {
-		return first, nil // only a chart that branches on a random draw: nothing to align
+		return first, files, nil // only a chart that branches on a random draw: nothing to align
 	}
 	for i := range first {
 		if first[i].content != second[i].content {
 			first[i].content = stabilize(first[i].content, second[i].content)
 		}
 	}
-	return first, nil
+	return first, files, nil
 }
 
 // objects decodes the documents as Apply would and adds the release

@@ -12,6 +12,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/storage"
 	"helm.sh/helm/v3/pkg/storage/driver"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
@@ -35,15 +36,34 @@ type releaser struct {
 	name      string
 	namespace string
 	owner     releaseOwner
+	// inSecrets is the release namespace's Secret storage when cfg keeps
+	// releases elsewhere (the SQL driver), nil otherwise: a release of
+	// the name kept there is not installed a second time (deploy).
+	inSecrets *storage.Storage
 }
 
-func newReleaser(c *target.Clients, name, namespace string, owner releaseOwner) (*releaser, error) {
+// releaser returns the releaser of one release, whose records are kept
+// where d's storage says (storage.go).
+func (d *Deployer) releaser(c *target.Clients, name, namespace string, owner releaseOwner) (*releaser, error) {
 	cfg := new(action.Configuration)
 	quiet := func(string, ...any) {}
-	if err := cfg.Init(&clientGetter{clients: c, namespace: namespace}, namespace, "secret", quiet); err != nil {
+	// The Secret driver first, always: Init sets up the Kubernetes
+	// client, and its storage contacts nothing until it is used.
+	if err := cfg.Init(&clientGetter{clients: c, namespace: namespace}, namespace, DriverSecret, quiet); err != nil {
 		return nil, fmt.Errorf("release %s/%s: helm: %w", namespace, name, err)
 	}
-	return &releaser{cfg: cfg, name: name, namespace: namespace, owner: owner}, nil
+	r := &releaser{cfg: cfg, name: name, namespace: namespace, owner: owner}
+	if d.sql == nil {
+		return r, nil
+	}
+	sqlDriver, err := d.sql.driver(namespace)
+	if err != nil {
+		return nil, fmt.Errorf("release %s/%s: %w", namespace, name, err)
+	}
+	r.inSecrets = cfg.Releases
+	cfg.Releases = storage.Init(sqlDriver)
+	cfg.Releases.Log = quiet
+	return r, nil
 }
 
 // last returns the newest revision of the release, nil if there is none.
@@ -94,6 +114,9 @@ func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[strin
 		}
 	}
 	if last == nil {
+		if err := r.notInSecrets(); err != nil {
+			return nil, err
+		}
 		install := action.NewInstall(r.cfg)
 		install.ReleaseName, install.Namespace = r.name, r.namespace
 		install.CreateNamespace = cfg.CreateNamespace
@@ -116,6 +139,29 @@ func (r *releaser) deploy(last *release.Release, ch *chart.Chart, vals map[strin
 	upgrade.Timeout = opts.Upgrade.timeout(timeout)
 	rel, err := upgrade.Run(r.name, ch, vals)
 	return rel, r.classify("upgrade", err)
+}
+
+// notInSecrets refuses a fresh install into the SQL storage of a release
+// whose records Helm's Secret driver keeps (installed before helm_storage
+// chose SQL, or by someone else): Helm would install the objects a second
+// time under a record that `helm list` without the SQL driver never
+// shows, and the Secret record would outlive the release.
+func (r *releaser) notInSecrets() error {
+	if r.inSecrets == nil {
+		return nil
+	}
+	rel, err := r.inSecrets.Last(r.name)
+	switch {
+	case errors.Is(err, driver.ErrReleaseNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("release %s/%s: reading its records in Secrets: %w", r.namespace, r.name, err)
+	case rel.Info != nil && rel.Info.Status == release.StatusUninstalled:
+		return nil
+	}
+	return failure.Terminalf("ReleaseInOtherStorage", "release %s/%s is kept in Secrets (Helm's Secret driver, revision %d), while helm_storage keeps releases "+
+		"with the SQL driver; it is left untouched: uninstall it (helm uninstall %s -n %s), or keep it with driver = %q",
+		r.namespace, r.name, rel.Version, r.name, r.namespace, DriverSecret)
 }
 
 // uninstall removes the release; a missing release is fine. With wait,

@@ -29,6 +29,12 @@ import (
 // namespace (for Landscaper's Helm deployer, an older instance and the
 // provider alike). Whoever may write Secrets cannot annotate others'
 // objects.
+//
+// With Helm's SQL driver (storage.go) the revisions are rows of a
+// database instead, which only those with its credentials may write: the
+// configuration's own, not a tenant's. The same checks hold for them all
+// the same — releases are read through one path, whatever the driver —
+// so a database that others share is no way around them either.
 
 // Helm's annotations of the objects a release manages.
 const (
@@ -105,7 +111,7 @@ func (o releaseOwner) checkManifest(ctx context.Context, session *manifest.Sessi
 		foreign = append(foreign[:5], fmt.Sprintf("and %d more", len(foreign)-5))
 	}
 	return failure.Terminalf("ReleaseNotOwned", "release %s/%s: its newest revision %d is not the revision %d deploy item %q recorded, and "+
-		"it lists objects that this release does not manage (%s): someone who may write Secrets in %s may have added it. "+
+		"it lists objects that this release does not manage (%s): someone who may write the release records of %s (Helm's Secrets there, or the database helm_storage names) may have added it. "+
 		"Helm would delete them, so the release is left untouched: check `helm history %s -n %s`, remove the revision if it is not "+
 		"yours (or roll back to your own), and apply again",
 		last.Namespace, last.Name, last.Version, o.recorded, o.itemID, strings.Join(foreign, ", "), last.Namespace, last.Name, last.Namespace)

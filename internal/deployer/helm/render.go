@@ -72,10 +72,17 @@ func (r chartRender) prepare(ch *chart.Chart, vals map[string]any) (chartutil.Va
 	return renderValues, nil
 }
 
-// docs renders the chart's templates and lists the documents: crds/
-// first, then the manifests in install order, then (real releases) the
-// hooks.
+// docs renders the chart's templates and lists the documents (docsOf).
 func (r chartRender) docs(ch *chart.Chart, vals chartutil.Values) ([]renderedDoc, error) {
+	files, err := r.files(ch, vals)
+	if err != nil {
+		return nil, err
+	}
+	return r.docsOf(ch, files)
+}
+
+// files renders the chart's templates: Helm's engine output, by file.
+func (r chartRender) files(ch *chart.Chart, vals chartutil.Values) (map[string]string, error) {
 	var files map[string]string
 	var err error
 	if r.lookup != nil {
@@ -86,9 +93,17 @@ func (r chartRender) docs(ch *chart.Chart, vals chartutil.Values) ([]renderedDoc
 	if err != nil {
 		return nil, failure.NewTerminal("RenderFailed", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
 	}
-	for name := range files {
-		if strings.HasSuffix(name, "NOTES.txt") {
-			delete(files, name)
+	return files, nil
+}
+
+// docsOf lists the documents of rendered files: crds/ first, then the
+// manifests in install order, then (real releases) the hooks. NOTES.txt
+// is no document.
+func (r chartRender) docsOf(ch *chart.Chart, rendered map[string]string) ([]renderedDoc, error) {
+	files := make(map[string]string, len(rendered))
+	for name, content := range rendered {
+		if !strings.HasSuffix(name, "NOTES.txt") {
+			files[name] = content
 		}
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, r.caps.APIVersions, releaseutil.InstallOrder)

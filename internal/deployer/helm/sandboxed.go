@@ -54,6 +54,18 @@ type renderJob struct {
 	// stands for (chartRender.skipSchema), which the child's configuration
 	// holds for both actions.
 	SkipSchema bool `json:"skipSchema,omitempty"`
+	// Record measures the release record Helm would write for the
+	// rendering (record.go), its manifest stamped with Stamp (the
+	// post-renderer's labels) first.
+	Record bool              `json:"record,omitempty"`
+	Stamp  map[string]string `json:"stamp,omitempty"`
+}
+
+// renderAnswer is what the child sends back: the documents and, when
+// the job asked, the size of the release record (recordSize).
+type renderAnswer struct {
+	Docs   []wireDoc `json:"docs"`
+	Record int       `json:"record,omitempty"`
 }
 
 // skipSchemaFor is the skipSchemaValidation of the action opts stand for.
@@ -107,6 +119,13 @@ type lookupArgs struct {
 // renderDocs renders ch for j in the sandbox within d's limits; with a
 // cluster, `lookup` reads from it (through the parent).
 func (d *Deployer) renderDocs(ctx context.Context, ch *chart.Chart, j renderJob, cluster *rest.Config) ([]renderedDoc, error) {
+	docs, _, err := d.renderRelease(ctx, ch, j, cluster)
+	return docs, err
+}
+
+// renderRelease is renderDocs that also returns the size of the release
+// record when j asks for it (Record), 0 otherwise.
+func (d *Deployer) renderRelease(ctx context.Context, ch *chart.Chart, j renderJob, cluster *rest.Config) ([]renderedDoc, int, error) {
 	j.Chart = wireOf(ch)
 	var answer sandbox.Answer
 	if cluster != nil {
@@ -120,21 +139,21 @@ func (d *Deployer) renderDocs(ctx context.Context, ch *chart.Chart, j renderJob,
 			return lookup(a.APIVersion, a.Kind, a.Namespace, a.Name)
 		}
 	}
-	var out []wireDoc
+	var out renderAnswer
 	if err := sandbox.Run(ctx, renderKind, j, d.limits, answer, &out); err != nil {
 		if errors.Is(err, sandbox.ErrLimit) {
-			return nil, failure.NewTerminal("RenderLimit", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
+			return nil, 0, failure.NewTerminal("RenderLimit", fmt.Errorf("rendering chart %s: %w", ch.Name(), err))
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("rendering chart %s: %w", ch.Name(), err)
+			return nil, 0, fmt.Errorf("rendering chart %s: %w", ch.Name(), err)
 		}
-		return nil, failure.NewTerminal("RenderFailed", err)
+		return nil, 0, failure.NewTerminal("RenderFailed", err)
 	}
-	docs := make([]renderedDoc, len(out))
-	for i, w := range out {
+	docs := make([]renderedDoc, len(out.Docs))
+	for i, w := range out.Docs {
 		docs[i] = renderedDoc{content: w.Content, note: w.Note}
 	}
-	return docs, nil
+	return docs, out.Record, nil
 }
 
 // renderInChild does a renderJob in the sandbox's child.
@@ -154,20 +173,33 @@ func renderInChild(in json.RawMessage, call sandbox.Call) (any, error) {
 		r.lookup = askedLookup{call: call}
 	}
 	var docs []renderedDoc
+	var files map[string]string
 	if j.Twice {
-		docs, err = previewRender{r}.stable(ch)
+		docs, files, err = previewRender{r}.stable(ch)
 	} else {
 		var vals chartutil.Values
 		if vals, err = r.prepare(ch, r.cfg.values()); err == nil {
-			docs, err = r.docs(ch, vals)
+			if files, err = r.files(ch, vals); err == nil {
+				docs, err = r.docsOf(ch, files)
+			}
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := make([]wireDoc, len(docs))
+	var out renderAnswer
+	if j.Record {
+		rel, err := r.record(ch, files, j.Stamp)
+		if err != nil {
+			return nil, err
+		}
+		if out.Record, err = recordBound(rel); err != nil {
+			return nil, err
+		}
+	}
+	out.Docs = make([]wireDoc, len(docs))
 	for i, d := range docs {
-		out[i] = wireDoc{Content: d.content, Note: d.note}
+		out.Docs[i] = wireDoc{Content: d.content, Note: d.note}
 	}
 	return out, nil
 }
@@ -234,7 +266,12 @@ func (r *askedResource) List(_ context.Context, _ metav1.ListOptions) (*unstruct
 // fails here, before Helm starts. What remains is a chart that renders
 // differently the second time (a random or time-dependent branch): Helm's
 // own rendering of it is bounded only by the apply's timeouts.
-func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration, last *release.Release) ([]renderedDoc, error) {
+//
+// With Helm's Secret driver the rendering also measures the record Helm
+// will write, and a release that a Secret cannot hold fails here too
+// (record.go). The rendered objects are returned for takeOwnership's
+// check of who claims them.
+func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart.Chart, cfg *ProviderConfiguration, last *release.Release, itemID string, owner releaseOwner) ([]renderedDoc, error) {
 	caps, err := capabilities(c)
 	if err != nil {
 		return nil, err
@@ -243,6 +280,11 @@ func (d *Deployer) gateRelease(ctx context.Context, c *target.Clients, ch *chart
 	if last != nil && last.Info != nil && last.Info.Status != release.StatusUninstalled && last.Info.Status != release.StatusPendingInstall {
 		opts = chartutil.ReleaseOptions{Name: cfg.Name, Namespace: cfg.Namespace, Revision: last.Version + 1, IsUpgrade: true}
 	}
-	return d.renderDocs(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true,
-		SkipSchema: skipSchemaFor(cfg, opts)}, c.Config)
+	measure := d.sql == nil
+	docs, size, err := d.renderRelease(ctx, ch, renderJob{Values: cfg.Values, Caps: caps, Options: opts, Real: true,
+		SkipSchema: skipSchemaFor(cfg, opts), Record: measure, Stamp: owner.stampLabels()}, c.Config)
+	if err != nil || !measure {
+		return docs, err
+	}
+	return docs, recordError(itemID, cfg.Namespace, cfg.Name, size)
 }

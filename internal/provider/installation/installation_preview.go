@@ -121,7 +121,7 @@ func (d *InstallationData) plannedTexts(ctx context.Context, mode string, render
 			rendered.pins[it.ID] = it.Pins
 		}
 	}
-	d.CollectTexts(shown, out, diags)
+	d.CollectPlanTexts(shown, out, diags)
 	var exports plannedExports
 	if !rendered.predictExports {
 		return shared.TextsValue(out, diags), opts.Marks.Table(), exports

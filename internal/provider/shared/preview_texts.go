@@ -71,6 +71,22 @@ func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[
 	return opts
 }
 
+// CollectPlanTexts is CollectTexts for a plan: an item beyond a limit
+// (deployer.ErrBeyondLimit) fails it, since applying the item would fail,
+// possibly after creating some of its objects. Elsewhere (a refresh, the
+// text after an apply) such an item is only not previewed.
+func (d *ProviderData) CollectPlanTexts(shown []instance.ItemText, out map[string]string, diags *diag.Diagnostics) {
+	rest := shown[:0:0]
+	for _, it := range shown {
+		if errors.Is(it.Err, deployer.ErrBeyondLimit) {
+			AddError(diags, d.Security, "Deploy Item Beyond A Limit", AttrErr(path.Root("deploy_item_objects"), it.Err))
+			continue
+		}
+		rest = append(rest, it)
+	}
+	d.CollectTexts(rest, out, diags)
+}
+
 // CollectTexts puts the items' texts into out: an item that could not be
 // previewed gets a note and a warning, items whose cluster could not be
 // asked one warning together.

@@ -33,9 +33,10 @@ func NewProviderData(version string, host hostaccess.HostSettings, registry *com
 	deployers.Register(manifest.Type, manifest.New(pool))
 	hostCluster := &hostaccess.HostCluster{Settings: host}
 	components := &hostaccess.ComponentAccess{Registry: registry, Host: hostCluster}
-	deployers.Register(helm.Type, helm.New(pool).WithResources(components).WithRenderLimits(sec.Limits.Sandbox()))
+	deployers.Register(helm.Type, helm.New(pool).WithResources(components).WithRenderLimits(sec.Limits.Sandbox()).WithStorage(sec.HelmStorage))
 	deployers.Register(mock.Type, mockWithoutDrift{mock.New()})
 	security := newSecurity(pool, sec)
+	security.Secrets.Add(sec.HelmStorage.Secrets()...)
 	components.Learn = security.Secrets.Add
 	return &ProviderData{
 		version: version,

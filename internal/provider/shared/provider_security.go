@@ -17,6 +17,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
@@ -77,6 +78,9 @@ type SecuritySettings struct {
 	TargetKubeconfigs map[string]string
 	// TrustedHostTargets: provider_host_targets.go.
 	TrustedHostTargets map[string]bool
+	// HelmStorage: provider_helm_storage.go. Its connection string is a
+	// secret of the mask.
+	HelmStorage helm.Storage
 }
 
 // Limits converts the block; nil means the defaults.
