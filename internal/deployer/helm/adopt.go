@@ -141,16 +141,59 @@ func recordedInRelease(objs []*manifest.Desired, namespace string, from deployer
 		}
 	}
 	var missing []string
+	recordedKeys := map[string]bool{}
 	for _, m := range recorded.ManagedResources {
-		if k := objectKey(m.Resource); !in[k] {
+		k := objectKey(m.Resource)
+		recordedKeys[k] = true
+		if !in[k] {
 			missing = append(missing, k)
 		}
 	}
-	if len(missing) == 0 {
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("it does not hold %s, which Landscaper recorded", strings.Join(missing, ", "))
+	}
+	// The converse: Landscaper's Helm deployer records every workload of
+	// the release's manifest (the kinds its default readiness check
+	// reads), so a workload it did not record means the DeployItem does
+	// not describe this release — a DeployItem written with an empty
+	// record would otherwise get any release of that name adopted (issue
+	// 32, suspicion a). A release without workloads leaves an empty
+	// record, which proves nothing either way.
+	var unrecorded []string
+	for _, o := range objs {
+		ref := o.Ref()
+		if !landscaperWorkload(ref.APIVersion, ref.Kind) {
+			continue
+		}
+		if ref.Namespace == "" {
+			ref.Namespace = namespace
+		}
+		if k := objectKey(ref); !recordedKeys[k] {
+			unrecorded = append(unrecorded, k)
+		}
+	}
+	if len(unrecorded) == 0 {
 		return nil
 	}
-	sort.Strings(missing)
-	return fmt.Errorf("it does not hold %s, which Landscaper recorded", strings.Join(missing, ", "))
+	sort.Strings(unrecorded)
+	return fmt.Errorf("it holds %s, which Landscaper did not record", strings.Join(unrecorded, ", "))
+}
+
+// landscaperWorkload says whether Landscaper's Helm deployer records an
+// object of this kind in its provider status: the kinds of its default
+// readiness check (Pod, ReplicationController, and Deployment, ReplicaSet,
+// StatefulSet, DaemonSet of group apps).
+func landscaperWorkload(apiVersion, kind string) bool {
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		group = ""
+	}
+	switch group + "/" + kind {
+	case "/Pod", "/ReplicationController", "apps/Deployment", "apps/ReplicaSet", "apps/StatefulSet", "apps/DaemonSet":
+		return true
+	}
+	return false
 }
 
 // objectKey names an object independent of its API version:

@@ -49,12 +49,11 @@ func (r *InstallationResource) importFromInventory(ctx context.Context, namespac
 		if len(searched) > 0 {
 			where = "in the clusters of target_kubeconfigs (" + strings.Join(searched, ", ") + ")"
 		}
-		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Installation Inventory Not Found",
-			fmt.Errorf("No inventory of installation %s/%s was found %s, so only its ID is imported. The next apply reads "+
+		shared.AddWarning(&resp.Diagnostics, r.Data.Security, "Installation Inventory Not Found", errors.New(
+			"No inventory of installation "+namespace+"/"+name+" was found "+where+", so only its ID is imported. The next apply reads "+
 				"the inventory through the configuration's target imports and starts from what it records (the plan shows "+
 				"an update); a destroy before that apply fails and deletes nothing. To import everything the inventory "+
-				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs.",
-				namespace, name, where))
+				"records, give the provider block the kubeconfig of a cluster the installation deployed to in target_kubeconfigs."))
 		return
 	}
 	resp.Diagnostics.Append(r.Data.Security.SetState(ctx, &resp.State, &fill.state)...)
