@@ -160,8 +160,11 @@ func TestAccInstallation_helmsql37BigRelease(t *testing.T) {
 				return fmt.Errorf("release big is at revision %d, want %d", rel.Version, want)
 			}
 			secrets, err := e.kube.CoreV1().Secrets(e.namespace).List(context.Background(), metav1.ListOptions{LabelSelector: "owner=helm"})
-			if err != nil || len(secrets.Items) > 0 {
-				return fmt.Errorf("release Secrets next to the SQL records: %v %v", secrets, err)
+			if err != nil {
+				return err
+			}
+			if len(secrets.Items) > 0 {
+				return fmt.Errorf("release Secret %s next to the SQL records", secrets.Items[0].Name)
 			}
 			for i := 0; i < bigReleaseParts; i++ {
 				cm, err := e.kube.CoreV1().ConfigMaps(e.namespace).Get(context.Background(), fmt.Sprintf("part-%d", i), metav1.GetOptions{})
@@ -178,8 +181,11 @@ func TestAccInstallation_helmsql37BigRelease(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		CheckDestroy: func(*terraform.State) error {
-			if _, err := helmSQL.Releases.Last("big"); !errors.Is(err, driver.ErrReleaseNotFound) {
-				return fmt.Errorf("after the destroy helm with the SQL driver reads %v", err)
+			switch rel, err := helmSQL.Releases.Last("big"); {
+			case err == nil:
+				return fmt.Errorf("after the destroy helm with the SQL driver still reads revision %d", rel.Version)
+			case !errors.Is(err, driver.ErrReleaseNotFound):
+				return fmt.Errorf("after the destroy helm with the SQL driver: %w", err)
 			}
 			return e.nothingOfTheRelease()
 		},
