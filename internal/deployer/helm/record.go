@@ -129,7 +129,7 @@ func recordError(itemID, namespace, name string, size int) error {
 		return nil
 	}
 	installation, item := splitItemID(itemID)
-	return failure.NewTerminal("TooLarge", beyondLimit{fmt.Errorf("installation %q, deploy item %q: Helm's record of release %s/%s would be %d bytes "+
+	return failure.NewTerminal(failure.ReasonTooLarge, beyondLimit{fmt.Errorf("installation %q, deploy item %q: Helm's record of release %s/%s would be %d bytes "+
 		"(chart, values and rendered manifest, compressed as Helm's Secret driver keeps a revision), above the %d bytes a Secret may hold, "+
 		"so Helm could not record it; nothing was deployed. Keep Helm releases in PostgreSQL with Helm's SQL driver "+
 		"(the provider's helm_storage = { driver = \"sql\" }), or make the chart and its values smaller",
