@@ -38,17 +38,29 @@ type plannedExports struct {
 // secret the provider knows. An unknown value not named there is planned
 // in exports; should it hold a secret after all, the apply says so
 // (checkPlannedExports) rather than show it.
-func (r *InstallationResource) planExports(ctx context.Context, plan *shared.InstallationModel, predicted plannedExports, sec *shared.Security, diags *diag.Diagnostics) {
-	if !predicted.ok || plan.SensitiveExports.IsUnknown() {
-		return // stays unknown, as ModifyPlan set it
+//
+// The known values of exports named in sensitive_exports are registered
+// as secrets before the plan is set, as the apply registers them, so the
+// plan masks them in deploy_item_objects as the applied state will. It
+// reports whether an export named there (or possibly named there) stays
+// unknown: its value becomes a secret only at apply.
+func (r *InstallationResource) planExports(ctx context.Context, plan *shared.InstallationModel, predicted plannedExports, sec *shared.Security, diags *diag.Diagnostics) (sensitiveUnknown bool) {
+	if plan.SensitiveExports.IsUnknown() {
+		return true // stays unknown, as ModifyPlan set it
 	}
 	named, d := readSensitiveExports(ctx, plan.SensitiveExports)
 	if d.HasError() {
-		return
+		return len(named) > 0
+	}
+	if !predicted.ok {
+		return len(named) > 0 // stays unknown, as ModifyPlan set it
 	}
 	public, secret := map[string]any{}, map[string]any{}
 	var publicUnknown, secretUnknown []string
 	for k, v := range predicted.Known {
+		if slices.Contains(named, k) && sec != nil {
+			sec.Secrets.AddValue(v)
+		}
 		if slices.Contains(named, k) || (sec != nil && sec.HoldsSecret(k, v)) {
 			secret[k] = v
 		} else {
@@ -64,16 +76,17 @@ func (r *InstallationResource) planExports(ctx context.Context, plan *shared.Ins
 	}
 	exports, err := shared.PartlyKnownValue(public, publicUnknown)
 	if err != nil {
-		return
+		return len(named) > 0
 	}
 	secretValues, err := shared.PartlyKnownValue(secret, secretUnknown)
 	if err != nil {
-		return
+		return len(named) > 0
 	}
 	plan.Exports, plan.SensitiveExportValues = exports, secretValues
 	if predicted.NoTargets {
 		plan.TargetExports = types.MapValueMust(types.StringType, map[string]attr.Value{})
 	}
+	return len(secretUnknown) > 0
 }
 
 // checkPlannedExports reports an apply whose exports are not what the

@@ -100,7 +100,14 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	rendered.predictExports = true
 	exports := r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
-	r.planExports(ctx, &plan, exports, in.Security, &resp.Diagnostics)
+	if r.planExports(ctx, &plan, exports, in.Security, &resp.Diagnostics) && !plan.DeployItemObjects.IsUnknown() &&
+		(state == nil || !plan.DeployItemObjects.Equal(state.DeployItemObjects)) {
+		// An export the user declared sensitive is not known yet: the
+		// apply learns its value as a secret and masks it wherever the
+		// texts show it, which would make them differ from a known plan
+		// ("Provider produced inconsistent result"). Known after apply.
+		plan.DeployItemObjects = types.StringUnknown()
+	}
 	resp.Diagnostics.Append(r.Data.Security.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
