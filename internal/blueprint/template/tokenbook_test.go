@@ -172,3 +172,32 @@ func restConfigOf(t *testing.T, encoded string) *rest.Config {
 	}
 	return cfg
 }
+
+// Spiff deploy executions ask the parent for the token: at plan without
+// a record the render stops with ErrTokenAtApply as a GoTemplate's does.
+func TestTokenBook_SpiffAtPlan(t *testing.T) {
+	const tmpl = `deployItems:
+- name: app
+  config:
+    kubeconfig: (( getServiceAccountKubeconfig("deployer", "default", 3600, cluster) ))`
+	kubeconfig := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n" +
+		"contexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: t}}]\n"
+	raw, err := json.Marshal(api.NewTarget("cluster", "", api.KubernetesClusterTargetType,
+		mustMarshal(t, api.KubernetesClusterConfig{Kubeconfig: kubeconfig})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cluster map[string]any
+	if err := json.Unmarshal(raw, &cluster); err != nil {
+		t.Fatal(err)
+	}
+	pool := target.NewPool()
+	pool.Trust(kubeconfig)
+	book := NewTokenBook(pool, nil, false, nil)
+	_, err = Run(Request{Kind: "deploy execution", Execution: inline(TypeSpiff, tmpl), Cluster: book,
+		Values: map[string]any{"cluster": cluster}})
+	if !book.Pending() || err == nil {
+		t.Fatalf("err %v, pending %v: want the render stopped for a token only apply can mint", err, book.Pending())
+	}
+	t.Logf("Spiff's error: %v (errors.Is ErrTokenAtApply: %v)", err, errors.Is(err, ErrTokenAtApply))
+}

@@ -35,7 +35,9 @@ func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec eng
 		tree.Warnings[i] = sec.Scrub(w)
 		AddWarning(diags, sec, "Blueprint Warning", AttrMsg(path.Root("blueprint"), tree.Warnings[i]))
 	}
-	if err != nil && errors.Is(err, template.ErrTokenAtApply) {
+	// Spiff reports the function's error as text from its child process:
+	// the book itself says a token was asked for.
+	if err != nil && (errors.Is(err, template.ErrTokenAtApply) || template.TokensPending(ctx)) {
 		AddWarning(diags, sec, "Deploy Items Known After Apply", AttrMsg(path.Root("blueprint"),
 			"A deploy execution calls getServiceAccountKubeconfig, whose token is minted during apply and reused "+
 				"from then on while it has more than half of its lifetime left; until then the deploy items are known after apply."))
