@@ -152,8 +152,9 @@ func clusterCall(req Request, fn, what string, args []any) (name, namespace stri
 		return "", "", 0, nil, fmt.Errorf("%s: expiration seconds must be a positive integer", fn)
 	}
 	if req.Cluster == nil {
-		return "", "", 0, nil, fmt.Errorf("%s: needs cluster access, which only export executions (and, for getServiceAccountKubeconfig, deploy executions) have "+
-			"(they run during apply; subinstallation and import executions are rendered at plan time without a network, "+
+		return "", "", 0, nil, fmt.Errorf("%s: needs cluster access, which only export executions have "+
+			"(they run during apply; deploy executions get service account tokens only; subinstallation and import executions "+
+			"are rendered at plan time without a network, "+
 			"and a credential minted there would change every plan): call it in an export execution and pass the kubeconfig on "+
 			"as an export — a target export another installation imports — or give the credential as a landscaper_target", fn)
 	}
