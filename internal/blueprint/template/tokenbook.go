@@ -69,16 +69,34 @@ func NewTokenBook(clusters ClusterAccess, recorded map[string]TokenRecord, mint 
 	return &TokenBook{ClusterAccess: clusters, Mint: mint, Learn: learn, recorded: recorded, used: map[string]TokenRecord{}}
 }
 
-// Used are the records this render handed out, which the resource keeps;
-// records no render asked for are dropped.
+// Used are the records the resource keeps: those this render handed out
+// and, at plan, every other recorded one that is still fresh — an
+// installation that imports its siblings' exports is rendered only by the
+// apply, which should find its token too. After an apply, records no
+// render asked for are dropped.
 func (b *TokenBook) Used() map[string]TokenRecord {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := make(map[string]TokenRecord, len(b.used))
+	if !b.Mint {
+		now := b.now()
+		for k, v := range b.recorded {
+			if v.fresh(now) {
+				out[k] = v
+			}
+		}
+	}
 	for k, v := range b.used {
 		out[k] = v
 	}
 	return out
+}
+
+func (b *TokenBook) now() time.Time {
+	if b.Now != nil {
+		return b.Now()
+	}
+	return time.Now()
 }
 
 // Pending reports whether a render asked for a token only apply can mint.
@@ -91,10 +109,7 @@ func (b *TokenBook) Pending() bool {
 // token returns the token of service account namespace/name on the
 // cluster of clients, from the record or minted.
 func (b *TokenBook) token(ctx context.Context, clients *target.Clients, server, name, namespace string, seconds int64) (string, time.Time, error) {
-	now := time.Now()
-	if b.Now != nil {
-		now = b.Now()
-	}
+	now := b.now()
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%d", server, namespace, name, seconds)))
 	key := hex.EncodeToString(sum[:16])
 	b.mu.Lock()

@@ -107,12 +107,22 @@ func TestTokenBook_LocalCluster(t *testing.T) {
 	if !slices.Contains(learned, token) {
 		t.Error("the reused token was not learned as a secret")
 	}
+	// A plan that did not render the call (a subinstallation the apply
+	// renders after its siblings) passes a fresh record on.
+	unrendered := NewTokenBook(pool, recorded, false, learn)
+	unrendered.Now = again.Now
+	if len(unrendered.Used()) != 1 {
+		t.Error("a plan drops a fresh record it did not render")
+	}
 	// Past half of its lifetime the plan renews it: known after apply,
 	// and the apply (which gets only what the plan kept) mints another.
 	late := NewTokenBook(pool, recorded, false, learn)
 	late.Now = func() time.Time { return rec.Issued.Add(lifetime * 6 / 10) }
 	if _, err := render(late); !errors.Is(err, ErrTokenAtApply) {
 		t.Fatalf("plan with a stale record: err %v, want ErrTokenAtApply", err)
+	}
+	if len(late.Used()) != 0 {
+		t.Error("the plan passes a stale record on to the apply")
 	}
 	renewed, err := render(NewTokenBook(pool, late.Used(), true, learn))
 	if err != nil {
