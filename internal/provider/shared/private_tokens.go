@@ -42,7 +42,7 @@ func (d *ProviderData) WithTokenBook(ctx context.Context, p PrivateGetter, mint 
 func (s *Security) SetTokens(ctx context.Context, p PrivateSetter, book *template.TokenBook) diag.Diagnostics {
 	used := book.Used()
 	if len(used) == 0 {
-		return p.SetKey(ctx, TokensKey, nil)
+		return s.SetPrivate(ctx, p, TokensKey, nil, true) // removes the key
 	}
 	b, err := json.Marshal(used)
 	if err != nil {
