@@ -142,10 +142,16 @@ func (b *Blueprint) runImportExecutions(ctx context.Context, values, imports map
 // run executes one stateful execution and records its new state.
 func (b *Blueprint) run(ctx context.Context, kind string, ex template.Execution, values map[string]any, in RenderInput,
 	prefix string, state map[string]json.RawMessage) (template.Result, error) {
-	res, err := template.Run(template.Request{
+	req := template.Request{
 		Kind: kind, Execution: ex, Files: b.Files, Component: in.Component, Values: values,
 		State: in.State[prefix+ex.Name], WithState: true, RejectNoValue: true, Context: ctx, Limits: b.limits,
-	})
+	}
+	if prefix == statePrefixDeploy {
+		// getServiceAccountKubeconfig: tokens recorded at the last apply,
+		// minted during apply (template.TokenBook).
+		req.Cluster = template.DeployClusters(ctx)
+	}
+	res, err := template.Run(req)
 	if err != nil {
 		return template.Result{}, terminal(ReasonTemplateFailed, err)
 	}

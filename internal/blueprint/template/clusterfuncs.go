@@ -37,18 +37,24 @@ type LearningClusters struct {
 
 // learn registers values as secrets when req's cluster access learns them.
 func learn(req Request, values ...string) {
-	if l, ok := req.Cluster.(LearningClusters); ok && l.Learn != nil {
-		l.Learn(values...)
+	switch l := req.Cluster.(type) {
+	case LearningClusters:
+		if l.Learn != nil {
+			l.Learn(values...)
+		}
+	case *TokenBook:
+		l.learn(values...)
 	}
 }
 
 // Where these functions run. Landscaper calls a cluster from any template
-// while its controller renders it. Here deploy, subinstallation and import
+// while its controller renders it. Here subinstallation and import
 // executions are rendered at plan time, which must not reach a network,
-// and a token minted there would change every plan; so only export
+// and a credential minted there would change every plan; so export
 // executions, which run during apply after the deploy items, get cluster
-// access (Request.Cluster). Everywhere else the functions are an error
-// naming the function and where it can be used.
+// access (Request.Cluster), and deploy executions get a TokenBook
+// (tokenbook.go) for getServiceAccountKubeconfig only. Everywhere else the
+// functions are an error naming the function and where it can be used.
 
 // clusterLookups are the functions that work on a target's cluster.
 func clusterLookups(req Request) map[string]lookupFunc {
@@ -89,7 +95,16 @@ func serviceAccountKubeconfig(req Request, fn string, args []any) (string, time.
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	token, expires, err := requestToken(req.context(), clients, name, namespace, seconds)
+	var token string
+	var expires time.Time
+	if book, ok := req.Cluster.(*TokenBook); ok {
+		token, expires, err = book.token(req.context(), clients, clusterServer(clients), name, namespace, seconds)
+		if errors.Is(err, ErrTokenAtApply) {
+			return "", time.Time{}, fmt.Errorf("%s: service account %s/%s: %w", fn, namespace, name, err)
+		}
+	} else {
+		token, expires, err = requestToken(req.context(), clients, name, namespace, seconds)
+	}
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("%s: service account %s/%s: %w", fn, namespace, name, err)
 	}
@@ -106,6 +121,17 @@ func serviceAccountKubeconfig(req Request, fn string, args []any) (string, time.
 	encoded := base64.StdEncoding.EncodeToString(data)
 	learn(req, token, encoded)
 	return encoded, expires, nil
+}
+
+// clusterServer is the API server URL of clients' current context, which
+// keys a recorded token to its cluster.
+func clusterServer(clients *target.Clients) string {
+	if kctx, ok := clients.Raw.Contexts[clients.Raw.CurrentContext]; ok && kctx != nil {
+		if c, ok := clients.Raw.Clusters[kctx.Cluster]; ok && c != nil {
+			return c.Server
+		}
+	}
+	return ""
 }
 
 // clusterCall reads the arguments Landscaper's cluster functions share —
@@ -127,7 +153,8 @@ func clusterCall(req Request, fn, what string, args []any) (name, namespace stri
 	}
 	if req.Cluster == nil {
 		return "", "", 0, nil, fmt.Errorf("%s: needs cluster access, which only export executions have "+
-			"(they run during apply; deploy, subinstallation and import executions are rendered at plan time without a network, "+
+			"(they run during apply; deploy executions get service account tokens only; subinstallation and import executions "+
+			"are rendered at plan time without a network, "+
 			"and a credential minted there would change every plan): call it in an export execution and pass the kubeconfig on "+
 			"as an export — a target export another installation imports — or give the credential as a landscaper_target", fn)
 	}
@@ -168,6 +195,12 @@ var shoots = schema.GroupVersionResource{Group: "core.gardener.cloud", Version: 
 // garden cluster the target reaches returns a short-lived admin
 // kubeconfig of the shoot, base64 encoded as Gardener returns it.
 func shootAdminKubeconfig(req Request, fn string, args []any) (string, time.Time, error) {
+	if _, ok := req.Cluster.(*TokenBook); ok {
+		// A deploy execution: its token book records service account
+		// tokens only; a shoot's admin kubeconfig would be asked for at plan.
+		return "", time.Time{}, fmt.Errorf("%s: works in export executions only: call it there and pass the kubeconfig on "+
+			"as a target export, or use getServiceAccountKubeconfig, which deploy executions can call", fn)
+	}
 	name, namespace, seconds, clients, err := clusterCall(req, fn, "shoot", args)
 	if err != nil {
 		return "", time.Time{}, err

@@ -50,7 +50,10 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	in.Notes = &shared.RegistryNotes{}
 	specModel, d := shared.WithWriteOnly(ctx, plan, req.Config)
 	resp.Diagnostics.Append(d...)
-	rendered := planDeployItems(ctx, in, r.Data.EngineOrNil(), specModel, prevBytes, &resp.Diagnostics)
+	// Tokens of getServiceAccountKubeconfig in deploy executions: reused
+	// from the last apply while fresh, else known after apply.
+	renderCtx, tokens := r.Data.WithTokenBook(ctx, req.Private, false)
+	rendered := planDeployItems(renderCtx, in, r.Data.EngineOrNil(), specModel, prevBytes, &resp.Diagnostics)
 	in.Notes.AddTo(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -98,6 +101,8 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	} else {
 		plan.SetDeployItemsUnknown()
 	}
+	// The apply reuses what this plan reused and mints the rest.
+	resp.Diagnostics.Append(r.Data.Security.SetTokens(ctx, resp.Private, tokens)...)
 	rendered.predictExports = true
 	exports := r.planPreview(ctx, &plan, state, rendered, hashKey, req.Private, resp.Private, &resp.Diagnostics)
 	if r.planExports(ctx, &plan, exports, in.Security, &resp.Diagnostics) && !plan.DeployItemObjects.IsUnknown() &&
@@ -221,6 +226,9 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	in.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
 	tree, rows := shared.RenderTree(ctx, in.Security, eng, spec, prev, diags)
 	if tree == nil {
+		if shared.TokensPending(ctx) {
+			return plannedItems{components: components}
+		}
 		return plannedItems{}
 	}
 	digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)

@@ -120,7 +120,9 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	defer cancel()
 	spec, d := shared.WithWriteOnly(ctx, plan, out.config)
 	out.diags.Append(d...)
-	outcome, err := r.Data.apply(ctx, spec, prev, instance, out.hashKey, readPins(ctx, out.planned))
+	jobCtx, tokens := r.Data.WithTokenBook(ctx, out.planned, true) // the tokens the plan reused; the rest are minted
+	outcome, err := r.Data.apply(jobCtx, spec, prev, instance, out.hashKey, readPins(ctx, out.planned))
+	out.diags.Append(r.Data.Security.SetTokens(ctx, out.private, tokens)...)
 	if outcome != nil {
 		warnIgnoredInventories(out.diags, r.Data.Security, outcome.ignored)
 	}

@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 )
 
@@ -32,6 +34,14 @@ func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec eng
 		// A warning may name a key a template built from an import.
 		tree.Warnings[i] = sec.Scrub(w)
 		AddWarning(diags, sec, "Blueprint Warning", AttrMsg(path.Root("blueprint"), tree.Warnings[i]))
+	}
+	// Spiff reports the function's error as text from its child process:
+	// the book itself says a token was asked for.
+	if err != nil && (errors.Is(err, template.ErrTokenAtApply) || template.TokensPending(ctx)) {
+		AddWarning(diags, sec, "Deploy Items Known After Apply", AttrMsg(path.Root("blueprint"),
+			"A deploy execution calls getServiceAccountKubeconfig, whose token is minted during apply and reused "+
+				"from then on while it has more than half of its lifetime left; until then the deploy items are known after apply."))
+		return nil, nil
 	}
 	if err != nil {
 		AddError(diags, sec, "Invalid Installation", AttrErr(path.Root("blueprint"), err))
