@@ -2,9 +2,7 @@ package provider
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,88 +42,70 @@ func TestExits_OnlyThroughTheMaskingExit(t *testing.T) {
 		"Run": "a provider function's result",
 	}
 	diagSinks := map[string]bool{"AddError": true, "AddAttributeError": true, "AddWarning": true, "AddAttributeWarning": true}
-	fset := token.NewFileSet()
 	checked := map[string]int{}
-	err := filepath.WalkDir(".", func(name string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			return err
-		}
-		for _, decl := range f.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
+	eachProviderFunc(t, func(fset *token.FileSet, name string, fn *ast.FuncDecl) {
+		keeps, masks := false, false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if s, ok := l.(*ast.SelectorExpr); ok {
+						keeps = keeps || s.Sel.Name == "Keep"
+						masks = masks || s.Sel.Name == "Mask"
+					}
+				}
 			}
-			keeps, masks := false, false
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				if as, ok := n.(*ast.AssignStmt); ok {
-					for _, l := range as.Lhs {
-						if s, ok := l.(*ast.SelectorExpr); ok {
-							keeps = keeps || s.Sel.Name == "Keep"
-							masks = masks || s.Sel.Name == "Mask"
-						}
-					}
-				}
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				pos := fset.Position(call.Pos())
-				fail := func(what string) {
-					if _, ok := allowed[fn.Name.Name]; ok || name == exitFile {
-						return
-					}
-					t.Errorf("%s (%s): %s bypasses the masking exit (shared/exit.go)", pos, fn.Name.Name, what)
-				}
-				switch m := sel.Sel.Name; {
-				case (m == "Set" || m == "SetAttribute") && firstArgIs(call, "ctx"):
-					checked["attribute"]++
-					fail("setting attributes with " + m)
-				case m == "SetKey":
-					checked["private"]++
-					fail("writing private state with SetKey")
-				case isIdent(sel.X, "tflog"):
-					checked["log"]++
-					if name != filepath.Join("shared", "tflog_logger.go") {
-						t.Errorf("%s: tflog.%s bypasses the masking exit; use Security.Warn or the engine's logger", pos, m)
-					}
-				case diagSinks[m] && !isIdent(sel.X, "shared"):
-					checked["diagnostic"]++
-					for _, a := range call.Args[min(len(call.Args), 1):] {
-						if !constantText(a) {
-							if name != filepath.Join("shared", "input_error.go") {
-								t.Errorf("%s: %s with computed text bypasses the masking exit; use shared.%s", pos, m, strings.TrimPrefix(m, "Attribute"))
-							}
-							break
-						}
-					}
-				case m == "SendProgress":
-					checked["progress"]++
-					if !scrubbed(call) {
-						t.Errorf("%s: a progress message not scrubbed (Security.Scrub)", pos)
-					}
-				}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
 				return true
-			})
-			if keeps {
-				checked["inventory"]++
-				if !masks {
-					t.Errorf("%s (%s): a runner keeps attributes in the inventory (Keep) without Mask = Security.MaskKept", fset.Position(fn.Pos()), fn.Name.Name)
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pos := fset.Position(call.Pos())
+			fail := func(what string) {
+				if _, ok := allowed[fn.Name.Name]; ok || name == exitFile {
+					return
+				}
+				t.Errorf("%s (%s): %s bypasses the masking exit (shared/exit.go)", pos, fn.Name.Name, what)
+			}
+			switch m := sel.Sel.Name; {
+			case (m == "Set" || m == "SetAttribute") && firstArgIs(call, "ctx"):
+				checked["attribute"]++
+				fail("setting attributes with " + m)
+			case m == "SetKey":
+				checked["private"]++
+				fail("writing private state with SetKey")
+			case isIdent(sel.X, "tflog"):
+				checked["log"]++
+				if name != filepath.Join("shared", "tflog_logger.go") {
+					t.Errorf("%s: tflog.%s bypasses the masking exit; use Security.Warn or the engine's logger", pos, m)
+				}
+			case diagSinks[m] && !isIdent(sel.X, "shared"):
+				checked["diagnostic"]++
+				for _, a := range call.Args[min(len(call.Args), 1):] {
+					if !constantText(a) {
+						if name != filepath.Join("shared", "input_error.go") {
+							t.Errorf("%s: %s with computed text bypasses the masking exit; use shared.%s", pos, m, strings.TrimPrefix(m, "Attribute"))
+						}
+						break
+					}
+				}
+			case m == "SendProgress":
+				checked["progress"]++
+				if !scrubbed(call) {
+					t.Errorf("%s: a progress message not scrubbed (Security.Scrub)", pos)
 				}
 			}
+			return true
+		})
+		if keeps {
+			checked["inventory"]++
+			if !masks {
+				t.Errorf("%s (%s): a runner keeps attributes in the inventory (Keep) without Mask = Security.MaskKept", fset.Position(fn.Pos()), fn.Name.Name)
+			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, kind := range []string{"attribute", "private", "log", "diagnostic", "progress", "inventory"} {
 		if checked[kind] == 0 {
 			t.Errorf("no %s exit found: the walk reads nothing of that kind", kind)

@@ -2,11 +2,7 @@ package provider
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -37,53 +33,35 @@ func TestTrust_OnlyThroughItsChokePoints(t *testing.T) {
 		"TrustTarget":             {"TrustImports": true, "TrustSnapshot": true, "Invoke": true},
 	}
 	writesBack := map[string]bool{"Read": true, "Delete": true, "importFromLandscaper": true}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(name string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			return err
-		}
-		for _, decl := range f.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
-			}
-			setsSnapshot, marks := false, false
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.CallExpr:
-					sel, ok := n.Fun.(*ast.SelectorExpr)
-					if !ok {
-						return true
-					}
-					if ok := allowed[sel.Sel.Name]; ok != nil && !ok[fn.Name.Name] {
-						t.Errorf("%s: %s calls %s, which grants trust only from its choke points", fset.Position(n.Pos()), fn.Name.Name, sel.Sel.Name)
-					}
-					switch sel.Sel.Name {
-					case "SetSnapshot":
-						setsSnapshot = true
-					case "MarkApplied", "MarkFilledFromCluster":
-						marks = true
-					}
-				case *ast.CompositeLit:
-					if typeName(n.Type) == "Provenance" && len(n.Elts) > 0 && fn.Name.Name != "SnapshotProvenance" {
-						t.Errorf("%s: %s makes a trusting Provenance; only SnapshotProvenance may", fset.Position(n.Pos()), fn.Name.Name)
-					}
+	eachProviderFunc(t, func(fset *token.FileSet, name string, fn *ast.FuncDecl) {
+		setsSnapshot, marks := false, false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
 				}
-				return true
-			})
-			if setsSnapshot && !marks && !writesBack[fn.Name.Name] {
-				t.Errorf("%s: %s records a snapshot without saying who wrote it (MarkApplied or MarkFilledFromCluster)", fset.Position(fn.Pos()), fn.Name.Name)
+				if ok := allowed[sel.Sel.Name]; ok != nil && !ok[fn.Name.Name] {
+					t.Errorf("%s: %s calls %s, which grants trust only from its choke points", fset.Position(n.Pos()), fn.Name.Name, sel.Sel.Name)
+				}
+				switch sel.Sel.Name {
+				case "SetSnapshot":
+					setsSnapshot = true
+				case "MarkApplied", "MarkFilledFromCluster":
+					marks = true
+				}
+			case *ast.CompositeLit:
+				if typeName(n.Type) == "Provenance" && len(n.Elts) > 0 && fn.Name.Name != "SnapshotProvenance" {
+					t.Errorf("%s: %s makes a trusting Provenance; only SnapshotProvenance may", fset.Position(n.Pos()), fn.Name.Name)
+				}
 			}
+			return true
+		})
+		if setsSnapshot && !marks && !writesBack[fn.Name.Name] {
+			t.Errorf("%s: %s records a snapshot without saying who wrote it (MarkApplied or MarkFilledFromCluster)", fset.Position(fn.Pos()), fn.Name.Name)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func typeName(e ast.Expr) string {
