@@ -1,7 +1,6 @@
 package template
 
 import (
-	"regexp"
 	"text/template/parse"
 )
 
@@ -46,7 +45,7 @@ var varying = map[string]bool{
 // UUIDs, keys and certificates, commands, files written, cluster lookups)
 // anywhere in a template's text; a name that merely looks alike makes the
 // execution Opaque, which is only ever too careful.
-var spiffVarying = regexp.MustCompile(`\b(rand|uuid|x509\w*|genkey|exec\w*|pipe\w*|tempfile|write|getServiceAccountKubeconfig\w*|getShootAdminKubeconfig\w*)\b`)
+var spiffVarying = lazyRegexp(`\b(rand|uuid|x509\w*|genkey|exec\w*|pipe\w*|tempfile|write|getServiceAccountKubeconfig\w*|getShootAdminKubeconfig\w*)\b`)
 
 // Analyze says how req's execution depends on the unknown paths. It
 // reads the template (files through req.Files) but runs nothing; an
@@ -61,7 +60,7 @@ func Analyze(req Request, unknown [][]string) Dependence {
 		return analyzeGoTemplate(name, text, unknown)
 	case TypeSpiff:
 		text, _, err := spiffTemplateText(req)
-		if err != nil || len(unknown) > 0 || spiffVarying.Match(text) {
+		if err != nil || len(unknown) > 0 || spiffVarying().Match(text) {
 			return Opaque
 		}
 		return Independent

@@ -2,7 +2,6 @@ package template
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -18,10 +17,10 @@ import (
 
 // spiffUnresolved is one node of Spiff's "unresolved nodes" error:
 // "\t(( expr ))\tin <name>\t<path>\t(<named path>)\t*<message>".
-var spiffUnresolved = regexp.MustCompile(`(?m)^\t(\(\(.*\)\))\tin [^\t]*\t([^\t]*)\t\(([^\t]*)\)\t\*`)
+var spiffUnresolved = lazyRegexp(`(?m)^\t(\(\(.*\)\))\tin [^\t]*\t([^\t]*)\t\(([^\t]*)\)\t\*`)
 
 // spiffItemName is the deploy item a named path lies in.
-var spiffItemName = regexp.MustCompile(`^deployItems\.name:([^.]+)`)
+var spiffItemName = lazyRegexp(`^deployItems\.name:([^.]+)`)
 
 // maxSpiffExcerpts bounds how many failing nodes get their lines shown.
 const maxSpiffExcerpts = 3
@@ -32,12 +31,9 @@ const maxSpiffExcerpts = 3
 // template itself, which names its line, gets those lines.
 func spiffExcerpt(template []byte, msg string) string {
 	text := string(template)
-	nodes := spiffUnresolved.FindAllStringSubmatch(msg, maxSpiffExcerpts)
+	nodes := spiffUnresolved().FindAllStringSubmatch(msg, maxSpiffExcerpts)
 	if len(nodes) == 0 {
-		if excerpt := renderedExcerpt(template, text, fmt.Errorf("%s", msg)); excerpt != "" {
-			return strings.Replace(excerpt, "rendered output", "template", 1)
-		}
-		return ""
+		return lineExcerpt("template", template, text, msg)
 	}
 	lines := strings.Split(text, "\n")
 	var b strings.Builder
@@ -51,18 +47,11 @@ func spiffExcerpt(template []byte, msg string) string {
 			b.WriteString("\n")
 		}
 		b.WriteString(expr)
-		if m := spiffItemName.FindStringSubmatch(named); m != nil {
+		if m := spiffItemName().FindStringSubmatch(named); m != nil {
 			fmt.Fprintf(&b, " in deploy item %q", m[1])
 		}
-		first, last := max(1, line-excerptBefore), min(len(lines), line+excerptAfter)
-		fmt.Fprintf(&b, ", template lines %d-%d (values masked):", first, last)
-		for i := first; i <= last; i++ {
-			mark := " "
-			if i == line {
-				mark = ">"
-			}
-			fmt.Fprintf(&b, "\n%s %4d | %s", mark, i, maskSpiffLine(lines[i-1], text))
-		}
+		b.WriteString(", template ")
+		writeExcerpt(&b, lines, line, func(l string) string { return maskSpiffLine(l, text) })
 	}
 	return b.String()
 }
@@ -88,14 +77,14 @@ func spiffLineOf(lines []string, expr, path string) int {
 }
 
 // spiffExpr is a Spiff expression within a line.
-var spiffExpr = regexp.MustCompile(`\(\(.*\)\)`)
+var spiffExpr = lazyRegexp(`\(\(.*\)\)`)
 
 // maskSpiffLine is maskYAMLLine that keeps a value which is a Spiff
 // expression: the template's own text, which computes the value.
 func maskSpiffLine(line, template string) string {
 	line = strings.TrimRight(line, "\r")
 	if m := yamlKeyLine().FindStringSubmatch(line); m != nil {
-		if expr := strings.TrimSpace(m[3]); spiffExpr.MatchString(expr) && strings.HasPrefix(expr, "((") {
+		if expr := strings.TrimSpace(m[3]); spiffExpr().MatchString(expr) && strings.HasPrefix(expr, "((") {
 			out := m[1] + m[2] + ": " + expr
 			if len(out) > excerptMaxWidth {
 				out = out[:excerptMaxWidth] + masked

@@ -31,7 +31,13 @@ const (
 // renderedExcerpt returns the lines of out, rendered from template, around
 // the line err names, for an error message, or "" when err names none.
 func renderedExcerpt(out []byte, template string, err error) string {
-	m := yamlErrLine().FindStringSubmatch(err.Error())
+	return lineExcerpt("rendered output", out, template, err.Error())
+}
+
+// lineExcerpt is renderedExcerpt of the text what names (out), for the
+// line msg names.
+func lineExcerpt(what string, out []byte, template, msg string) string {
+	m := yamlErrLine().FindStringSubmatch(msg)
 	if m == nil {
 		return ""
 	}
@@ -40,17 +46,24 @@ func renderedExcerpt(out []byte, template string, err error) string {
 	if convErr != nil || n < 1 || n > len(lines) {
 		return ""
 	}
-	first, last := max(1, n-excerptBefore), min(len(lines), n+excerptAfter)
 	var b strings.Builder
-	fmt.Fprintf(&b, "rendered output, lines %d-%d (values masked):", first, last)
+	b.WriteString(what + ", ")
+	writeExcerpt(&b, lines, n, func(l string) string { return maskYAMLLine(l, template) })
+	return b.String()
+}
+
+// writeExcerpt writes "lines a-b (values masked):" and lines a to b
+// around line n (1-based) of lines, each through mask, n marked ">".
+func writeExcerpt(b *strings.Builder, lines []string, n int, mask func(string) string) {
+	first, last := max(1, n-excerptBefore), min(len(lines), n+excerptAfter)
+	fmt.Fprintf(b, "lines %d-%d (values masked):", first, last)
 	for i := first; i <= last; i++ {
 		mark := " "
 		if i == n {
 			mark = ">"
 		}
-		fmt.Fprintf(&b, "\n%s %4d | %s", mark, i, maskYAMLLine(lines[i-1], template))
+		fmt.Fprintf(b, "\n%s %4d | %s", mark, i, mask(lines[i-1]))
 	}
-	return b.String()
 }
 
 // maskYAMLLine keeps a line's indentation, list markers and a plain key
