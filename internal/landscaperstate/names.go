@@ -3,7 +3,8 @@ package landscaperstate
 import (
 	"crypto/sha1" //nolint:gosec // Landscaper's naming scheme for DataObjects, not a security use
 	"encoding/base32"
-	"regexp"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // Landscaper's group version.
@@ -29,14 +30,14 @@ const (
 	annDataObjectHash = dataLabelPrefix + "hash"
 )
 
-var dnsSubdomain = regexp.MustCompile(`^([a-z0-9]|([a-z0-9][a-z0-9.-]*[a-z0-9]))$`)
+var dnsSubdomain = lazyregexp.New(`^([a-z0-9]|([a-z0-9][a-z0-9.-]*[a-z0-9]))$`)
 
 // DataObjectName is the name of the DataObject (or Target) Landscaper
 // keeps key under in a data context: in the root context ("") the key
 // itself when it is a valid object name, else the lower-case unpadded
 // base32 of SHA-1 over "context/key".
 func DataObjectName(context, key string) string {
-	if context == "" && dnsSubdomain.MatchString(key) {
+	if context == "" && dnsSubdomain().MatchString(key) {
 		return key
 	}
 	sum := sha1.Sum([]byte(context + "/" + key)) //nolint:gosec // naming scheme

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // dataImports reads spec.imports.data: a dataRef from a DataObject of the
@@ -204,7 +204,7 @@ func (c *converter) target(ref, field string) (api.Target, error) {
 }
 
 // subdomain is the Kubernetes object name syntax Landscaper checks.
-var subdomain = regexp.MustCompile(`^([a-z0-9]|([a-z0-9][a-z0-9.-]*[a-z0-9]))$`)
+var subdomain = lazyregexp.New(`^([a-z0-9]|([a-z0-9][a-z0-9.-]*[a-z0-9]))$`)
 
 // objectName is the name of the DataObject or Target a root
 // installation's reference means, as Landscaper derives it: "#name" is
@@ -214,7 +214,7 @@ func objectName(ref string) string {
 	if name, ok := strings.CutPrefix(ref, "#"); ok {
 		return name
 	}
-	if subdomain.MatchString(ref) {
+	if subdomain().MatchString(ref) {
 		return ref
 	}
 	sum := sha1.Sum([]byte("/" + ref))

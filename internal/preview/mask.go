@@ -2,12 +2,12 @@ package preview
 
 import (
 	"encoding/base64"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // lastApplied is kubectl's annotation that repeats a whole object, a
@@ -105,7 +105,7 @@ func merge(a, b []span) []span {
 }
 
 // urlPattern finds URLs with a scheme in free text (as package redact does).
-var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+var urlPattern = lazyregexp.New(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 
 // urlSpans are the credentials of the URLs in s: the password of the user
 // information (or the user alone, which is usually a token) and the query
@@ -115,7 +115,7 @@ func urlSpans(s string) []span {
 		return nil
 	}
 	var out []span
-	for _, u := range urlPattern.FindAllStringIndex(s, -1) {
+	for _, u := range urlPattern().FindAllStringIndex(s, -1) {
 		raw := s[u[0]:u[1]]
 		head := u[0] + strings.Index(raw, "://") + 3
 		rest := s[head:u[1]]

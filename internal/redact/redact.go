@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // Mask replaces every scrubbed secret.
@@ -170,7 +172,7 @@ func (s *Secrets) String(msg string) string {
 }
 
 // urlPattern finds URLs with a scheme in free text.
-var urlPattern = lazyRegexp(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+var urlPattern = lazyregexp.New(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 
 // URLPasswords masks the password (or the token a user without password
 // is) of every URL in v, and nothing else: for data, where a query string

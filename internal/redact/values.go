@@ -2,6 +2,8 @@ package redact
 
 import (
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // Messages of other programs quote the values they reject: the Kubernetes
@@ -14,15 +16,15 @@ import (
 var (
 	// kubeFieldValue is where a field error's value starts (fieldValueLen
 	// finds its end).
-	kubeFieldValue = lazyRegexp(`\b(?:Invalid value|Unsupported value|Duplicate value): `)
+	kubeFieldValue = lazyregexp.New(`\b(?:Invalid value|Unsupported value|Duplicate value): `)
 	// schemaLine is one violation of a JSON-schema validation error.
-	schemaLine = lazyRegexp(`at '[^']*': `)
+	schemaLine = lazyregexp.New(`at '[^']*': `)
 	// schemaValues are the parts of a violation that show the value:
 	// the string a pattern rejects, the value a format rejects, the
 	// number a bound rejects.
-	schemaPattern = lazyRegexp(`('(?:[^'\\]|\\.)*'|\S+) does not match pattern`)
-	schemaFormat  = lazyRegexp(`('(?:[^'\\]|\\.)*'|\S+) is not valid `)
-	schemaBound   = lazyRegexp(`\b(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): got [^,]+,`)
+	schemaPattern = lazyregexp.New(`('(?:[^'\\]|\\.)*'|\S+) does not match pattern`)
+	schemaFormat  = lazyregexp.New(`('(?:[^'\\]|\\.)*'|\S+) is not valid `)
+	schemaBound   = lazyregexp.New(`\b(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): got [^,]+,`)
 )
 
 // QuotedValues masks the values that Kubernetes field errors and

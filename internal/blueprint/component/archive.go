@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // Local blob access types of a component archive (v2 and OCM spellings).
@@ -58,7 +59,7 @@ func FromArchive(archive fs.FS) (*Component, error) {
 // getComponent and cd://componentReferences/… work without a registry.
 func FromInline(data []byte) (*Component, error) {
 	var root *Component
-	for i, doc := range documentSeparator.Split(string(data), -1) {
+	for i, doc := range documentSeparator().Split(string(data), -1) {
 		if strings.TrimSpace(doc) == "" {
 			continue
 		}
@@ -82,7 +83,7 @@ func FromInline(data []byte) (*Component, error) {
 	return root, nil
 }
 
-var documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*$`)
+var documentSeparator = lazyregexp.New(`(?m)^---[ \t]*$`)
 
 // access is the part of a resource access this package understands.
 type access struct {

@@ -3,13 +3,14 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // maxShownValue bounds how much of an offending value an error shows.
@@ -25,10 +26,10 @@ var printer = message.NewPrinter(language.English)
 
 // secretLike matches names of values that may hold credentials; their
 // values never appear in errors.
-var secretLike = regexp.MustCompile(`(?i)secret|password|passwd|token|credential|kubeconfig|private|apikey|api_key|cert|auth`)
+var secretLike = lazyregexp.New(`(?i)secret|password|passwd|token|credential|kubeconfig|private|apikey|api_key|cert|auth`)
 
 // LooksSecret reports whether a name suggests a secret value.
-func LooksSecret(name string) bool { return secretLike.MatchString(name) }
+func LooksSecret(name string) bool { return secretLike().MatchString(name) }
 
 // Error is a failed validation: every violated constraint.
 type Error struct {

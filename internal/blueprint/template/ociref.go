@@ -4,15 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // The grammar of image references (the distribution reference format).
 var (
-	ociTag        = lazyRegexp(`^\w[\w.-]{0,127}$`)
-	ociDigest     = lazyRegexp(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$`)
-	ociPathPart   = lazyRegexp(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
-	ociDomain     = lazyRegexp(`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?$`)
-	ociIdentifier = lazyRegexp(`^[a-f0-9]{64}$`)
+	ociTag        = lazyregexp.New(`^\w[\w.-]{0,127}$`)
+	ociDigest     = lazyregexp.New(`^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$`)
+	ociPathPart   = lazyregexp.New(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
+	ociDomain     = lazyregexp.New(`^(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?$`)
+	ociIdentifier = lazyregexp.New(`^[a-f0-9]{64}$`)
 	// digestHexLen are the digest algorithms an image reference may name.
 	digestHexLen = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
 )

@@ -2,6 +2,8 @@ package template
 
 import (
 	"text/template/parse"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // Export executions at plan (the provider's exports known at plan): an
@@ -45,7 +47,7 @@ var varying = map[string]bool{
 // UUIDs, keys and certificates, commands, files written, cluster lookups)
 // anywhere in a template's text; a name that merely looks alike makes the
 // execution Opaque, which is only ever too careful.
-var spiffVarying = lazyRegexp(`\b(rand|uuid|x509\w*|genkey|exec\w*|pipe\w*|tempfile|write|getServiceAccountKubeconfig\w*|getShootAdminKubeconfig\w*)\b`)
+var spiffVarying = lazyregexp.New(`\b(rand|uuid|x509\w*|genkey|exec\w*|pipe\w*|tempfile|write|getServiceAccountKubeconfig\w*|getShootAdminKubeconfig\w*)\b`)
 
 // Analyze says how req's execution depends on the unknown paths. It
 // reads the template (files through req.Files) but runs nothing; an

@@ -3,6 +3,8 @@ package template
 import (
 	"fmt"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // A Spiff failure names the expression that failed and its path in the
@@ -17,10 +19,10 @@ import (
 
 // spiffUnresolved is one node of Spiff's "unresolved nodes" error:
 // "\t(( expr ))\tin <name>\t<path>\t(<named path>)\t*<message>".
-var spiffUnresolved = lazyRegexp(`(?m)^\t(\(\(.*\)\))\tin [^\t]*\t([^\t]*)\t\(([^\t]*)\)\t\*`)
+var spiffUnresolved = lazyregexp.New(`(?m)^\t(\(\(.*\)\))\tin [^\t]*\t([^\t]*)\t\(([^\t]*)\)\t\*`)
 
 // spiffItemName is the deploy item a named path lies in.
-var spiffItemName = lazyRegexp(`^deployItems\.name:([^.]+)`)
+var spiffItemName = lazyregexp.New(`^deployItems\.name:([^.]+)`)
 
 // maxSpiffExcerpts bounds how many failing nodes get their lines shown.
 const maxSpiffExcerpts = 3
@@ -77,7 +79,7 @@ func spiffLineOf(lines []string, expr, path string) int {
 }
 
 // spiffExpr is a Spiff expression within a line.
-var spiffExpr = lazyRegexp(`\(\(.*\)\)`)
+var spiffExpr = lazyregexp.New(`\(\(.*\)\)`)
 
 // maskSpiffLine is maskYAMLLine that keeps a value which is a Spiff
 // expression: the template's own text, which computes the value.

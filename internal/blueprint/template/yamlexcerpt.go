@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/lazyregexp"
 )
 
 // A YAML error in a template's rendered output names a line of text the
@@ -15,10 +17,10 @@ import (
 // literally was rendered from data, so it is masked too.
 
 var (
-	yamlErrLine = lazyRegexp(`\bline (\d+)\b`)
+	yamlErrLine = lazyregexp.New(`\bline (\d+)\b`)
 	// yamlKeyLine is "<indent><list markers><plain key>:<rest>".
-	yamlKeyLine = lazyRegexp(`^(\s*(?:-\s+)*)([A-Za-z0-9_.\-/]+):(\s.*|)$`)
-	yamlItem    = lazyRegexp(`^(\s*(?:-\s+)*-)(\s.*|)$`)
+	yamlKeyLine = lazyregexp.New(`^(\s*(?:-\s+)*)([A-Za-z0-9_.\-/]+):(\s.*|)$`)
+	yamlItem    = lazyregexp.New(`^(\s*(?:-\s+)*-)(\s.*|)$`)
 )
 
 const (
