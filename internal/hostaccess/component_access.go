@@ -30,7 +30,10 @@ type ComponentAccess struct {
 	scopes map[string]*ComponentScope
 }
 
-var _ helm.Resources = (*ComponentAccess)(nil)
+var (
+	_ helm.Resources    = (*ComponentAccess)(nil)
+	_ helm.OCITagLister = (*ComponentAccess)(nil)
+)
 
 // Remember records c and the components it references, so resource keys
 // naming them can be read by deployers later in the same command.
@@ -148,4 +151,10 @@ func registryFailure(err error) error {
 		return err
 	}
 	return failure.NewTerminal("ChartNotFound", err)
+}
+
+// OCITags implements helm.OCITagLister for chart.ref: the tags of an OCI
+// repository, listed with the registry's credentials.
+func (a *ComponentAccess) OCITags(ctx context.Context, repository string) ([]string, error) {
+	return a.Registry.Client.Tags(ctx, repository)
 }

@@ -29,7 +29,10 @@ type ChartAccess struct {
 	Ref ContextRef
 }
 
-var _ helm.ChartRepoAuth = ChartAccess{}
+var (
+	_ helm.ChartRepoAuth = ChartAccess{}
+	_ helm.OCITagLister  = ChartAccess{}
+)
 
 // OCIChart reads chart.ref with the Context's registry pull secrets.
 func (c ChartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
@@ -42,6 +45,20 @@ func (c ChartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
 		reg = s.Registry
 	}
 	return ociChart(ctx, reg, ref)
+}
+
+// OCITags lists an OCI repository's tags with the Context's registry pull
+// secrets (helm.OCITagLister).
+func (c ChartAccess) OCITags(ctx context.Context, repository string) ([]string, error) {
+	s, err := c.ScopeOf(ctx, c.Ref)
+	if err != nil {
+		return nil, err
+	}
+	reg := c.Registry
+	if s != nil {
+		reg = s.Registry
+	}
+	return reg.Client.Tags(ctx, repository)
 }
 
 // FromComponent reads chart.fromResource; a component it must read from

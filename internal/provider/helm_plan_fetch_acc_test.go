@@ -10,11 +10,13 @@ import (
 	"testing"
 )
 
-// A plan fetches a remote Helm chart only from a host the item's last
-// apply fetched from (security.md, "Reach the network at plan"): the plan
-// that creates an item of a chart URL sends the chart's host no request
-// and shows the item as not previewed, without a warning; after the apply,
-// a plan of new values fetches the chart from that host and shows them.
+// A plan fetches a remote Helm chart only from the location the item's
+// last apply fetched from (security.md, "Reach the network at plan"): the
+// plan that creates an item of a chart URL sends the chart's host no
+// request and shows the item as not previewed, without a warning; after
+// the apply, a plan of new values fetches the chart from that URL and
+// shows them, and a plan of another URL on the same host (a bucket's
+// other owner) sends it nothing.
 func TestAccInstallation_helmChartNotFetchedAtPlan(t *testing.T) {
 	requireAcc(t)
 	e := newAccEnv(t)
@@ -31,7 +33,7 @@ func TestAccInstallation_helmChartNotFetchedAtPlan(t *testing.T) {
 	srv.Listener = l
 	srv.Start()
 	t.Cleanup(srv.Close)
-	config := func(greeting string) string {
+	configAt := func(chartURL, greeting string) string {
 		items := fmt.Sprintf(`- name: remote
   type: landscaper.gardener.cloud/helm
   target: {import: cluster}
@@ -42,9 +44,10 @@ func TestAccInstallation_helmChartNotFetchedAtPlan(t *testing.T) {
     namespace: %s
     chart: {archive: {remote: {url: %q}}}
     values: {name: remote-chart, greeting: %s, component: none}
-`, e.namespace, srv.URL+"/greeting-0.1.0.tgz", greeting)
+`, e.namespace, chartURL, greeting)
 		return inlineInstallation(e.targetHCL, "app", e.namespace, items)
 	}
+	config := func(greeting string) string { return configAt(srv.URL+"/greeting-0.1.0.tgz", greeting) }
 	w := newCLIWorkspace(t, config("hello"))
 	out := w.mustRun("plan", "-input=false", "-no-color")
 	if requests.Load() != 0 || !strings.Contains(out, "no preview: the chart is fetched at apply, not at plan") ||
@@ -59,7 +62,14 @@ func TestAccInstallation_helmChartNotFetchedAtPlan(t *testing.T) {
 	requests.Store(0)
 	out = w.mustRun("plan", "-input=false", "-no-color")
 	if requests.Load() == 0 || !strings.Contains(out, "greeting: hi") {
-		t.Errorf("the plan of new values did not preview the chart from the applied host (%d requests):\n%s", requests.Load(), out)
+		t.Errorf("the plan of new values did not preview the chart from the applied URL (%d requests):\n%s", requests.Load(), out)
 	}
+	w.write(configAt(srv.URL+"/s3cr3t-owner/greeting-0.1.0.tgz", "hi"))
+	requests.Store(0)
+	out = w.mustRun("plan", "-input=false", "-no-color")
+	if requests.Load() != 0 || !strings.Contains(out, "no preview: the chart is fetched at apply, not at plan") {
+		t.Errorf("the plan of another URL on the applied host sent %d requests or previewed it:\n%s", requests.Load(), out)
+	}
+	w.write(config("hi"))
 	w.mustRun("destroy", "-input=false", "-auto-approve")
 }

@@ -227,10 +227,9 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// fromOCI pulls a chart from an OCI registry. Registries on loopback are
-// spoken to over plain HTTP, as `helm pull --plain-http` would.
-func fromOCI(ref string) ([]byte, error) {
-	ref = strings.TrimPrefix(ref, "oci://")
+// ociClient is Helm's registry client for ref's registry. Registries on
+// loopback are spoken to over plain HTTP, as `helm pull --plain-http` would.
+func ociClient(ref string) (*registry.Client, error) {
 	opts := []registry.ClientOption{registry.ClientOptWriter(io.Discard)}
 	if loopbackHost(strings.SplitN(ref, "/", 2)[0]) {
 		opts = append(opts, registry.ClientOptPlainHTTP())
@@ -238,6 +237,26 @@ func fromOCI(ref string) ([]byte, error) {
 	client, err := registry.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("OCI client: %w", err)
+	}
+	return client, nil
+}
+
+// ociTags lists the tags of an OCI repository ("host/path") that Helm's
+// registry client takes for chart versions (semantic versions).
+func ociTags(repository string) ([]string, error) {
+	client, err := ociClient(repository)
+	if err != nil {
+		return nil, err
+	}
+	return client.Tags(repository)
+}
+
+// fromOCI pulls a chart from an OCI registry.
+func fromOCI(ref string) ([]byte, error) {
+	ref = strings.TrimPrefix(ref, "oci://")
+	client, err := ociClient(ref)
+	if err != nil {
+		return nil, err
 	}
 	result, err := client.Pull(ref, registry.PullOptWithChart(true))
 	if err != nil {

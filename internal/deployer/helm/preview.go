@@ -38,8 +38,8 @@ const (
 // Apply applies. The chart is rendered twice: values that differ between
 // the two renderings (random passwords, generated certificates) show as
 // deployer.Generated, so the same request always gives the same objects.
-// A remote chart is fetched only from a host the item's last apply
-// fetched from (checkPlanFetch), and fails when its source no longer
+// A remote chart is fetched only from the location the item's last apply
+// fetched from, or a version its source lists (checkPlanFetch), and fails when its source no longer
 // serves the digest req.Pins holds (checkChartPin).
 func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (deployer.Preview, error) {
 	cfg, err := ParseConfig(req.Item.Config)
@@ -50,7 +50,7 @@ func (d *Deployer) Preview(ctx context.Context, req deployer.PreviewRequest) (de
 	if err != nil {
 		return deployer.Preview{}, err
 	}
-	if err := checkPlanFetch(cfg.Chart, req.Applied); err != nil {
+	if err := d.checkPlanFetch(ctx, cfg.Chart, req.Applied); err != nil {
 		return deployer.Preview{}, err
 	}
 	ch, digest, err := loadChart(ctx, cfg.Chart, req.Item.Files, d.resources)
