@@ -33,12 +33,14 @@ metadata:
 data: {size: "{{ len $s }}"}`, "max_memory_mib", sandbox.Limits{Timeout: 30 * time.Second, MaxMemoryBytes: 128 << 20}},
 		// 10^10 iterations: the plan never returned.
 		{"time", `{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}`, "timeout", sandbox.Limits{Timeout: 2 * time.Second}},
-		// 4 MB of output, past max_bytes.
+		// 4 MB of output, past max_bytes. Its timeout is generous: on a
+		// machine busy with builds the rendering took over 30 s, and the
+		// case is about the output limit, not the clock.
 		{"output", `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: wide
-data: {x: "{{ range until 400000 }}0123456789{{ end }}"}`, "max_bytes", sandbox.Limits{MaxBytes: 1 << 20}},
+data: {x: "{{ range until 400000 }}0123456789{{ end }}"}`, "max_bytes", sandbox.Limits{MaxBytes: 1 << 20, Timeout: 50 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ch := testChart(t, nil, map[string]string{"hostile.yaml": tc.template})
