@@ -210,7 +210,8 @@ func (s *Security) MaskSnapshot(snap *engine.Snapshot) {
 
 // MaskKept masks what the inventory keeps of a job for an import
 // (instance.Runner.Mask): as MaskSnapshot, and every registered secret in
-// the installations' exports and execution state too — the inventory
+// the installations' exports and execution state and the deploy items'
+// exports and (write-only masked, so kept) configurations too — the inventory
 // Secret is read by whoever may read Secrets in its namespace, and an
 // import marks what it fills untrusted until the next apply re-derives it.
 func (s *Security) MaskKept(snap *engine.Snapshot) {
