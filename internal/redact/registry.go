@@ -259,15 +259,16 @@ func maskStrings(v any, f func(string) string) any {
 // what must not be written where others read it (the inventory seals such
 // a configuration, inventory/seal.go).
 func (s *Secrets) OccursIn(b []byte) bool {
+	text := string(b) // once: every job asks of every item's configuration
 	if s != nil {
 		s.mu.RLock()
 		for _, secret := range s.sorted {
-			if bytes.Contains(b, []byte(secret)) {
+			if strings.Contains(text, secret) {
 				s.mu.RUnlock()
 				return true
 			}
 		}
 		s.mu.RUnlock()
 	}
-	return HasURLPassword(string(b))
+	return HasURLPassword(text)
 }
