@@ -14,26 +14,34 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/inventory"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/localcluster"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/testsupport/tfcli"
 )
 
-// inventoryBytes are the data of every inventory Secret of the test
-// namespace (parents and parts), as stored and uncompressed: what a
-// reader of the namespace's Secrets gets of the inventory.
-func (e *accEnv) inventoryBytes() []byte {
+// inventoryBytes are the data of the installation's inventory Secrets
+// (its parents and their parts, in whatever namespace its targets' kubeconfigs
+// name), as stored and uncompressed: what a reader of those Secrets gets.
+func (e *accEnv) inventoryBytes(resourceName string) []byte {
 	e.t.Helper()
-	list, err := e.kube.CoreV1().Secrets(e.namespace).List(context.Background(), metav1.ListOptions{})
+	list, err := e.kube.CoreV1().Secrets("").List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var all []byte
-	n := 0
+	parents := map[string]bool{}
 	for _, s := range list.Items {
-		if s.Type != "landscaper.gardener.cloud/inventory" && s.Type != "landscaper.gardener.cloud/inventory-part" {
+		if s.Type == "landscaper.gardener.cloud/inventory" && s.Annotations[inventory.InstallationAnnotation] == e.namespace+"."+resourceName {
+			parents[s.Namespace+"/"+s.Name] = true
+		}
+	}
+	if len(parents) == 0 {
+		e.t.Fatal("no inventory Secret of the installation: the test sees nothing")
+	}
+	var all []byte
+	for _, s := range list.Items {
+		if !parents[s.Namespace+"/"+s.Name] && !parents[s.Namespace+"/"+s.Labels[inventory.PartOfLabel]] {
 			continue
 		}
-		n++
 		for _, v := range s.Data {
 			all = append(all, v...)
 			all = append(all, base64.StdEncoding.EncodeToString(v)...)
@@ -41,9 +49,6 @@ func (e *accEnv) inventoryBytes() []byte {
 				all = append(all, raw...)
 			}
 		}
-	}
-	if n == 0 {
-		e.t.Fatal("the namespace holds no inventory Secret: the test sees nothing")
 	}
 	return all
 }
@@ -115,7 +120,7 @@ action "landscaper_reconcile" "now" {
 	}
 	assertSealed := func(when string) {
 		t.Helper()
-		all := e.inventoryBytes()
+		all := e.inventoryBytes(res)
 		for _, f := range forms {
 			if i := bytes.Index(all, []byte(f)); i >= 0 {
 				t.Errorf("%s: the inventory holds the Secret import's form %q: …%s…", when, f, all[max(0, i-200):min(len(all), i+60)])
