@@ -44,8 +44,10 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
 			// A masked configuration (write-only imports) no longer says
-			// what was deployed: such an item is not compared.
-			if it.Phase != api.DeployItemPhaseSucceeded || it.Masked() {
+			// what was deployed: such an item is not compared; nor one
+			// rebuilt from an inventory without its configuration, which
+			// the inventory kept sealed (inventory/seal.go: an import).
+			if it.Phase != api.DeployItemPhaseSucceeded || it.Masked() || (it.Rebuilt && len(it.Config) == 0) {
 				continue
 			}
 			target, err := execution.AppliedTarget(w.in.Targets, it)

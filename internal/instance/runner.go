@@ -38,6 +38,10 @@ type Runner struct {
 	// inventory records the jobs write are signed with it
 	// (inventory/sign.go), so landscaper_reconcile applies them.
 	SignKey []byte
+	// HoldsSecret, when set, says which deploy item configurations hold a
+	// secret: the inventory keeps those sealed with a key derived from
+	// SignKey, never in clear (inventory/seal.go).
+	HoldsSecret func(json.RawMessage) bool
 	// Pins are the digests the plan was made with of what items fetch,
 	// by item ID (pins.go): an Apply whose source now serves other
 	// content fails before it deploys anything of the item.
@@ -59,6 +63,7 @@ func (r Runner) recorded(ctx context.Context, root, instance string) (e *engine.
 	e = r.engine()
 	rec = inventory.NewRecorder(r.Pool, root, instance)
 	rec.SignWith(r.SignKey, false)
+	rec.SealWhen(r.HoldsSecret)
 	e.Deployers = rec.Wrap(withPins(e.Deployers, r.Pins))
 	return e, rec, func() error {
 		// Also after an interrupt: what was deployed must be recorded.

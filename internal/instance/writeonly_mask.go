@@ -43,12 +43,14 @@ func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 }
 
 // MaskOutcomes replaces, in the exports and execution state of every
-// installation of snap's tree, each of forms with mask: what the
-// inventory keeps for an import is read by whoever may read Secrets in
-// its namespace, so a Secret import's value a blueprint exported or kept
-// in its state must not be there (Security.MaskKept). Deploy item
-// configurations are left: their own parents record them, as the
-// deployed objects hold them.
+// installation of snap's tree and in its deploy items' exports and
+// configurations, each of forms with mask: what the inventory keeps for an
+// import is read by whoever may read Secrets in its namespace, so a Secret
+// import's value a blueprint exported, kept in its state or rendered into
+// an item must not be there (Security.MaskKept). What is kept holds an
+// item's configuration only when write-only values were masked in it
+// (withoutCredentials); the parent records the configuration itself,
+// sealed when it holds a secret (inventory/seal.go).
 func MaskOutcomes(snap *engine.Snapshot, forms []string, mask string) {
 	if len(forms) == 0 || snap.Empty() {
 		return
@@ -58,6 +60,13 @@ func MaskOutcomes(snap *engine.Snapshot, forms []string, mask string) {
 		in.Exports = m.object(in.Exports)
 		for k, raw := range in.State {
 			in.State[k] = m.raw(raw)
+		}
+		if in.Execution == nil {
+			continue
+		}
+		for _, it := range in.Execution.DeployItems {
+			it.Config = m.raw(it.Config)
+			it.Exports = m.object(it.Exports)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func BenchmarkRecordSecret(b *testing.B) {
 			deployer.Result{
 				ProviderStatus: json.RawMessage(fmt.Sprintf(`{"managedResources":[{"policy":"manage","resource":{"apiVersion":"v1","kind":"ConfigMap","name":"i0-%d","namespace":"bench","uid":"6f1c2a8e-0000-4000-8000-%012d"}}]}`, i, i)),
 				Objects:        []deployer.ObjectRef{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "bench", Name: fmt.Sprintf("i0-%d", i)}},
-			}))
+			}), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func BenchmarkRecordWrite(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				rev++
-				e, err := newEntry(configMapItem(n/2, fmt.Sprint(rev)))
+				e, err := newEntry(configMapItem(n/2, fmt.Sprint(rev)), nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -22,9 +22,11 @@ var claimAllowed = map[string]string{
 	"inventory.ClaimAll":      "the claim functions (claim.go)",
 	"inventory.claimCall":     "the claim functions (claim.go)",
 	"inventory.DecodeClaimed": "the claim functions (claim.go)",
+	"inventory.openRead":      "opens the sealed configurations of items read from a record (seal.go): still a RecordedItem, which enters a snapshot only through Claim",
 	"instance.Decode":         "decodes Terraform's private state, which is trusted",
 	"instance.Live":           "a read of the live objects for the plan text: grants nothing (no Rebuilt needed to change nothing)",
 	"instance.MaskWriteOnly":  "replaces write-only values by a mask in a job's snapshot: takes nothing from a cluster, grants nothing",
+	"instance.MaskOutcomes":   "masks registered values in a copy of a job's snapshot the inventory keeps: takes nothing from a cluster, grants nothing",
 }
 
 // A deploy item read from a cluster grants nothing only if every way it

@@ -27,7 +27,7 @@ func TestVerifyingOpen_RecordOfAnotherCluster(t *testing.T) {
 	if err := a.open(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"data":"of a"}`)})
+	e, _ := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"data":"of a"}`)}, nil)
 	a.mu.Lock()
 	a.items["root/a"] = e
 	c := a.contentLocked()

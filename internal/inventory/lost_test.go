@@ -41,7 +41,7 @@ func openedParent(t *testing.T, r *Recorder, tg api.Target, foreign bool, items 
 	p := newParentIn(&slowSecrets{}, "ns", r.root, r.instance)
 	p.opened, p.foreign = true, foreign
 	for _, it := range items {
-		e, err := newEntry(it)
+		e, err := newEntry(it, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestRecorder_loadReadsEachParentOnce(t *testing.T) {
 		r.targets[mustClients(t, r, tg)] = tg
 	}
 	recorded := content{installation: "root", instance: "older"}
-	e, err := newEntry(recordedItem("root/sub/x", "manifest", `{"objects":["a"]}`))
+	e, err := newEntry(recordedItem("root/sub/x", "manifest", `{"objects":["a"]}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func apiServer(t *testing.T, parent []byte) string {
 // (SignWith(key, true)) and refuses the planted one, naming it, before
 // anything is applied or written.
 func TestOwner_PlantedNewerInstanceAppliesNothing(t *testing.T) {
-	e, err := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "landscaper.gardener.cloud/kubernetes-manifest", Config: []byte(`{"planted":true}`)})
+	e, err := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "landscaper.gardener.cloud/kubernetes-manifest", Config: []byte(`{"planted":true}`)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,10 +81,15 @@ type Record struct {
 // kinds and namespaces of the objects its deployer manages, which the
 // parent's ApplySet annotations list.
 type RecordedItem struct {
-	ID             string          `json:"id"`
-	Name           string          `json:"name"`
-	Type           string          `json:"type"`
-	Config         json.RawMessage `json:"config,omitempty"`
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Type   string          `json:"type"`
+	Config json.RawMessage `json:"config,omitempty"`
+	// SealedConfig is Config sealed when it holds a secret (seal.go):
+	// Config is then empty. ConfigWithheld: it held one, and the job had
+	// no key to seal it with.
+	SealedConfig   []byte          `json:"sealedConfig,omitempty"`
+	ConfigWithheld bool            `json:"configWithheld,omitempty"`
 	ProviderStatus json.RawMessage `json:"providerStatus,omitempty"`
 	GroupKinds     []string        `json:"groupKinds,omitempty"`
 	Namespaces     []string        `json:"namespaces,omitempty"`
@@ -130,7 +135,13 @@ type entry struct {
 	kinds, namespaces []string
 }
 
-func newEntry(it RecordedItem) (entry, error) {
+// newEntry is the entry of it, its configuration sealed as s says
+// (seal.go): the one place a record's items are encoded.
+func newEntry(it RecordedItem, s *sealing) (entry, error) {
+	it, err := s.seal(it)
+	if err != nil {
+		return entry{}, err
+	}
 	raw, err := json.Marshal(it)
 	if err != nil {
 		return entry{}, err

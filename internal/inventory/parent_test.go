@@ -28,7 +28,7 @@ func testContent(t *testing.T, n int) content {
 				Objects: []deployer.ObjectRef{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: fmt.Sprintf("ns-%d", i%3), Name: fmt.Sprintf("d%d", i)},
 					{APIVersion: "v1", Kind: "Namespace", Name: "x"}},
 			})
-		e, err := newEntry(it)
+		e, err := newEntry(it, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 		t.Errorf("no objects: %v %v", none.GroupKinds, none.Namespaces)
 	}
 
-	e, err := newEntry(it)
+	e, err := newEntry(it, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestNewItem_GroupKindsFromDeclaredObjects(t *testing.T) {
 	if err := json.Unmarshal(e.raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	again, err := newEntry(back)
+	again, err := newEntry(back, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
@@ -35,6 +36,16 @@ func (r *Recorder) SignWith(key []byte, verify bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.key, r.verify = key, verify && key != nil
+}
+
+// SealWhen makes the job seal every deploy item configuration holds
+// reports to hold a secret (seal.go) with a key derived from the key of
+// SignWith, and withhold it without one. Configurations read sealed stay
+// sealed whatever holds says. Call it before the job starts.
+func (r *Recorder) SealWhen(holds func(json.RawMessage) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.holds = holds
 }
 
 // Reconciled records o in every parent the job opened and did not leave

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -32,6 +33,9 @@ type Recorder struct {
 	// (SignWith).
 	key    []byte
 	verify bool
+	// holds says which configurations hold a secret: those are sealed
+	// (SealWhen, seal.go).
+	holds func(json.RawMessage) bool
 
 	mu       sync.Mutex
 	clusters map[*target.Clients]*parent
@@ -82,6 +86,9 @@ func (r *Recorder) parentOf(t *api.Target) (*parent, error) {
 	if !ok {
 		p = newParent(clients, r.root, r.instance)
 		p.key, p.verify = r.key, r.verify
+		if p.seal, err = newSealing(r.key, r.holds); err != nil {
+			return nil, err
+		}
 		r.clusters[clients] = p
 		r.targets[clients] = *t
 	}

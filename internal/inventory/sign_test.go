@@ -53,7 +53,7 @@ func TestSignVerify(t *testing.T) {
 // The signature a parent is written with is that of the record's
 // uncompressed bytes, so a reader verifies what it decodes.
 func TestWrittenRecordIsSigned(t *testing.T) {
-	e, err := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"x":1}`)})
+	e, err := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"x":1}`)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestVerifyingOpen(t *testing.T) {
 		s := &slowSecrets{}
 		p := newParentIn(s, "ns", "root", "instance-1")
 		p.key = key
-		e, _ := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"data":"good"}`)})
+		e, _ := newEntry(RecordedItem{ID: "root/a", Name: "a", Type: "t", Config: []byte(`{"data":"good"}`)}, nil)
 		p.items["root/a"] = e
 		if err := p.write(ctx, p.contentLocked()); err != nil {
 			t.Fatal(err)

@@ -38,7 +38,7 @@ func setItems(t testing.TB, p *parent, n int, rev func(i int) string) content {
 	defer p.mu.Unlock()
 	p.items = make(map[string]entry, n)
 	for i := range n {
-		e, err := newEntry(configMapItem(i, rev(i)))
+		e, err := newEntry(configMapItem(i, rev(i)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,9 +73,12 @@ type parent struct {
 	// record that is not signed with it (Recorder.SignWith). cluster is
 	// the identity of the parent's cluster the signature binds, read by
 	// identify when the parent is opened with a key (nil: none).
-	key      []byte
-	verify   bool
-	cluster  string
+	key     []byte
+	verify  bool
+	cluster string
+	// seal is how the configurations the parent records are sealed
+	// (seal.go).
+	seal     *sealing
 	identify func(context.Context) (string, error)
 	// reconciled is the outcome a reconcile job records (Recorder.Reconciled);
 	// nil in every other job, whose writes drop an earlier one.
@@ -115,6 +118,7 @@ func newParentIn(client dynamic.ResourceInterface, namespace, root, instance str
 	p := &parent{client: client, name: name, namespace: namespace,
 		id: ApplySetID(name, namespace), root: root, instance: instance, items: map[string]entry{},
 		parts: map[string]bool{}, referenced: map[string]bool{}}
+	p.seal, _ = newSealing(nil, nil) // without a key: cannot fail
 	p.apply = func(ctx context.Context, s *unstructured.Unstructured) error {
 		_, err := client.Apply(ctx, s.GetName(), s, applyOptions)
 		return err
@@ -156,11 +160,17 @@ func (p *parent) open(ctx context.Context, create bool) error {
 			}
 		}
 		if f.exists && f.ignored == "" {
-			p.found, p.recorded = true, f.rec.Items
+			// What the job starts from has the configurations opened; the
+			// entries written again keep them sealed as they were read.
+			recorded, err := p.seal.openRead(f.rec.Items, p.verify, p.namespace, p.name)
+			if err != nil {
+				return err
+			}
+			p.found, p.recorded = true, recorded
 			p.mu.Lock()
 			p.kept = f.rec.Kept
 			for _, it := range f.rec.Items {
-				if e, err := newEntry(it); err == nil {
+				if e, err := newEntry(it, p.seal); err == nil {
 					p.items[it.ID] = e
 				}
 			}
@@ -189,7 +199,7 @@ func (p *parent) open(ctx context.Context, create bool) error {
 }
 
 func (p *parent) put(it RecordedItem) {
-	e, err := newEntry(it)
+	e, err := newEntry(it, p.seal)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {

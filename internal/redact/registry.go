@@ -252,3 +252,23 @@ func maskStrings(v any, f func(string) string) any {
 	}
 	return v
 }
+
+// OccursIn reports whether b (a document: a deploy item's configuration)
+// holds a registered secret in any of its forms (textForms: as itself, in
+// base64, as a JSON string escapes it) or a URL with credentials; for
+// what must not be written where others read it (the inventory seals such
+// a configuration, inventory/seal.go).
+func (s *Secrets) OccursIn(b []byte) bool {
+	text := string(b) // once: every job asks of every item's configuration
+	if s != nil {
+		s.mu.RLock()
+		for _, secret := range s.sorted {
+			if strings.Contains(text, secret) {
+				s.mu.RUnlock()
+				return true
+			}
+		}
+		s.mu.RUnlock()
+	}
+	return HasURLPassword(text)
+}

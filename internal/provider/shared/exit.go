@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 
@@ -30,7 +31,10 @@ import (
 //   - private state: SetPrivate — write-only values masked, other secrets
 //     kept (destroy and drift need them; the state file is sensitive);
 //   - what a job keeps: in private state MaskSnapshot; in the inventory
-//     Secret MaskKept, the job's Runner.Mask;
+//     Secret MaskKept, the job's Runner.Mask; the deploy items'
+//     configurations the inventory records are sealed when
+//     ConfigHoldsSecret says so (Runner.HoldsSecret, set for every job by
+//     ProviderData.Instances);
 //   - diagnostics: AddError, AddWarning (input_error.go), Scrub;
 //   - logs: Logger, Warn.
 //
@@ -206,7 +210,8 @@ func (s *Security) MaskSnapshot(snap *engine.Snapshot) {
 
 // MaskKept masks what the inventory keeps of a job for an import
 // (instance.Runner.Mask): as MaskSnapshot, and every registered secret in
-// the installations' exports and execution state too — the inventory
+// the installations' exports and execution state and the deploy items'
+// exports and (write-only masked, so kept) configurations too — the inventory
 // Secret is read by whoever may read Secrets in its namespace, and an
 // import marks what it fills untrusted until the next apply re-derives it.
 func (s *Security) MaskKept(snap *engine.Snapshot) {
@@ -215,4 +220,18 @@ func (s *Security) MaskKept(snap *engine.Snapshot) {
 	}
 	s.MaskSnapshot(snap)
 	instance.MaskOutcomes(snap, s.Secrets.Values(), redact.Mask)
+}
+
+// ConfigHoldsSecret reports whether a deploy item's configuration holds a
+// registered secret (a Secret import's value, a minted service-account
+// token, a target's credentials, in any form the registry knows) or a URL
+// with credentials: the inventory records such a configuration sealed
+// (instance.Runner.HoldsSecret, inventory/seal.go), since every reader of
+// Secrets in a target cluster's namespace reads the inventory. A boolean
+// carries one bit and is not looked for.
+func (s *Security) ConfigHoldsSecret(raw json.RawMessage) bool {
+	if s == nil {
+		return redact.HasURLPassword(string(raw))
+	}
+	return s.Secrets.OccursIn(raw)
 }

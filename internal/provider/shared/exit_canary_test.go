@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,11 +208,33 @@ func TestExits_NoCanaryLeaves(t *testing.T) {
 		kept := canarySnapshot()
 		kept.Root.Exports = map[string]any{"all": canaryText()}
 		kept.Root.State = map[string]json.RawMessage{"main": json.RawMessage(`{"s":` + strconvQuote(canaryText()) + `}`)}
+		// An item's exports, and its configuration, which what is kept
+		// holds when write-only values were masked in it.
+		item := kept.Root.Execution.DeployItems[0]
+		item.Exports = map[string]any{"all": canaryText()}
+		item.Config = json.RawMessage(`{"wo":` + strconvQuote(canaryWO) + `,"s":` + strconvQuote(canaryText()) + `}`)
 		sec.MaskKept(kept)
 		if b, err = snapshot.Marshal(kept); err != nil {
 			t.Fatal(err)
 		}
 		assertNoCanary(t, "the inventory's kept snapshot", string(b))
+	})
+
+	t.Run("inventory configurations", func(t *testing.T) {
+		// The inventory seals a configuration holding any form of a
+		// secret (inventory/seal.go), and keeps the others readable.
+		for name, raw := range map[string]string{
+			"string": `{"s":` + strconvQuote(canaryText()) + `}`, "number": `{"pods":` + strconv.Itoa(canaryNumber) + `}`,
+			"base64": `{"b":"` + base64.StdEncoding.EncodeToString([]byte(canaryString)) + `"}`, "write-only": `{"w":"` + canaryWO + `"}`,
+			"url": `{"repo":"https://u:p4ss@charts.example/x"}`,
+		} {
+			if !sec.ConfigHoldsSecret(json.RawMessage(raw)) {
+				t.Errorf("a configuration holding the %s canary is not sealed: %s", name, raw)
+			}
+		}
+		if sec.ConfigHoldsSecret(json.RawMessage(`{"data":{"a":"not-secret"}}`)) {
+			t.Error("a configuration without a secret is sealed")
+		}
 	})
 
 	t.Run("deploy_item_objects", func(t *testing.T) {

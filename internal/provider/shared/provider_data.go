@@ -102,7 +102,9 @@ func ProviderDataFrom(v any, diags *diag.Diagnostics) *ProviderData {
 // Instances runs installation instances' jobs with progress logged to
 // this request's tflog.
 func (d *ProviderData) Instances(ctx context.Context) instance.Runner {
-	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx, sec: d.Security}}
+	// Every job seals in the inventory what holds a secret (exit.go).
+	return instance.Runner{Engine: d.Engine, Pool: d.Pool, Log: tflogLogger{ctx: ctx, sec: d.Security},
+		HoldsSecret: d.Security.ConfigHoldsSecret}
 }
 
 // ProviderTargets are Targets of the provider block's kubeconfigs, allowed

@@ -91,3 +91,21 @@ deployExecutions:
 		}
 	}
 }
+
+// Every job the provider runs seals, in the inventory, a deploy item
+// configuration that holds a registered secret (issue 32): the runner of
+// ProviderData.Instances carries Security.ConfigHoldsSecret.
+func TestInstances_SealWhatHoldsASecret(t *testing.T) {
+	d := &ProviderData{Security: &Security{}}
+	d.Security.Secrets.AddValue(map[string]any{"password": "cnry-0a1b2c"})
+	r := d.Instances(context.Background())
+	if r.HoldsSecret == nil {
+		t.Fatal("the provider's runner seals nothing: HoldsSecret is unset")
+	}
+	if !r.HoldsSecret(json.RawMessage(`{"data":{"p":"cnry-0a1b2c"}}`)) {
+		t.Error("a configuration holding a Secret import's value is not sealed")
+	}
+	if r.HoldsSecret(json.RawMessage(`{"data":{"p":"plain"}}`)) {
+		t.Error("an ordinary configuration is sealed: an import would lose it")
+	}
+}
