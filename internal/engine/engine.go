@@ -114,9 +114,10 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// Render the whole tree before anything is deployed, so a render-time
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
+	j.ProviderRefs = jobRefs(spec, prevRoot)
 	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
-		err = e.checkItems(tree)
+		err = e.checkItems(tree, j.ProviderRefs)
 	}
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
@@ -139,6 +140,7 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 	// kind answers for all deploy items (deployer.Item.SharedReads).
 	j := e.newJob(ctx)
 	j.SharedReads = deployer.NewSharedReads()
+	j.ProviderRefs = snapshot.RootProviderRefs(prev.Root.Targets)
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
@@ -186,6 +188,17 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, abortTimeout, e.Log)
 	j.Clusters, j.DefaultTimeout, j.PickupTimeout = e.Clusters, e.DefaultTimeout, pickupTimeout
 	return j
+}
+
+// jobRefs are the Targets of an apply or a plan that may take a kubeconfig
+// of the provider block: the root's target imports, and those the
+// previous job recorded, where the items it applied are deleted from.
+func jobRefs(spec RootSpec, prevRoot *snapshot.Installation) snapshot.ProviderRefs {
+	now := snapshot.TargetImports{Single: spec.Imports.Targets, Lists: spec.Imports.TargetLists, Maps: spec.Imports.TargetMaps}
+	if prevRoot == nil {
+		return snapshot.RootProviderRefs(now)
+	}
+	return snapshot.RootProviderRefs(now, prevRoot.Targets)
 }
 
 func validateSpec(spec RootSpec) error {

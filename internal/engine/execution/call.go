@@ -22,16 +22,76 @@ type Call struct {
 }
 
 // NewCall looks up the item's deployer by type and gives it target (nil
-// when the item names none). files is the filesystem of the blueprint
-// that rendered the item (nil when unknown); defaultTimeout is the
-// timeout of an item whose template sets none (0: Landscaper's default).
-func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapshot.DeployItem, defaultTimeout time.Duration) (Call, error) {
+// when the item names none), which refs must allow (CheckTarget). files is
+// the filesystem of the blueprint that rendered the item (nil when
+// unknown); defaultTimeout is the timeout of an item whose template sets
+// none (0: Landscaper's default).
+func NewCall(reg *deployer.Registry, refs snapshot.ProviderRefs, target *api.Target, files fs.FS, it *snapshot.DeployItem, defaultTimeout time.Duration) (Call, error) {
 	d, err := reg.Lookup(it.Type)
 	if err != nil {
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
 	}
-	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
-		Config: it.Config, Timeouts: deployer.Timeouts{Progressing: it.Timeout.EffectiveOr(defaultTimeout)}, ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
+	item, err := Targeted(refs, deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type,
+		Config: it.Config, Timeouts: deployer.Timeouts{Progressing: it.Timeout.EffectiveOr(defaultTimeout)}, ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}, target)
+	if err != nil {
+		return Call{}, err
+	}
+	return Call{Deployer: d, Item: item}, nil
+}
+
+// CheckTarget is the one check of a target before any deployer gets it:
+// one that takes a kubeconfig of the provider block must be one of the
+// root's target imports of this job (snapshot.ProviderRefs), else a
+// blueprint of another installation could borrow that installation's
+// cluster with a reference it read from an inventory. The error names the
+// target and the item, never a kubeconfig or the reference.
+func CheckTarget(refs snapshot.ProviderRefs, target *api.Target, itemID string) error {
+	if refs.Allows(target) {
+		return nil
+	}
+	return failure.Terminalf("UntrustedTarget",
+		"deploy item %s: target %q refers to a kubeconfig of the provider block, but it is none of the target imports of this installation "+
+			"(a blueprint built it, or it belongs to another installation)", itemID, target.Metadata.Name)
+}
+
+// Targeted is item with target, which refs must allow (CheckTarget): the
+// one way an Item gets its target (TestItemTargets_OnlyThroughTheCheck).
+func Targeted(refs snapshot.ProviderRefs, item deployer.Item, target *api.Target) (deployer.Item, error) {
+	if err := CheckTarget(refs, target, item.ID); err != nil {
+		return item, err
+	}
+	item.Target = target
+	return item, nil
+}
+
+// WithTarget is req with target, for a preview, when refs allow it;
+// otherwise req keeps no target (a preview never contacts it, and the
+// apply reports the refusal).
+func WithTarget(refs snapshot.ProviderRefs, req deployer.PreviewRequest, target *api.Target) deployer.PreviewRequest {
+	if item, err := Targeted(refs, req.Item, target); err == nil {
+		req.Item = item
+	}
+	return req
+}
+
+// WithNamedTargets is item with targets by name (Item.Targets,
+// Landscaper's targetName) but those refs do not allow; a name the item's
+// configuration uses (names) that refers to one of them fails with
+// CheckTarget's error instead of a missing name.
+func WithNamedTargets(refs snapshot.ProviderRefs, item deployer.Item, targets snapshot.TargetImports, names []string) (deployer.Item, error) {
+	byName, _ := targets.ByName() // an ambiguous name fails the plan (Engine.Render)
+	for _, name := range names {
+		if err := CheckTarget(refs, byName[name], item.ID); err != nil {
+			return item, err
+		}
+	}
+	for name, t := range byName {
+		if !refs.Allows(t) {
+			delete(byName, name)
+		}
+	}
+	item.Targets = byName
+	return item, nil
 }
 
 // SelectTarget resolves the item's target selector in targets: the target
@@ -66,6 +126,9 @@ func (r *run) callApply(it *snapshot.DeployItem) error {
 	if err != nil {
 		return err
 	}
+	if err := CheckTarget(r.j.ProviderRefs, target, it.ID); err != nil {
+		return err // before it is recorded: nothing went there
+	}
 	if target != nil {
 		recorded := *target
 		it.AppliedTarget = &recorded
@@ -81,6 +144,12 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 	if err != nil {
 		return err
 	}
+	if it.AppliedTarget == nil && len(it.ProviderStatus) == 0 && CheckTarget(r.j.ProviderRefs, target, it.ID) != nil {
+		// An apply records its target before its call (callApply), and
+		// one refused there made none: nothing of it exists anywhere, and
+		// the refused target is not contacted to delete nothing.
+		return nil
+	}
 	return r.call(it, target, "Deleting", func(ctx context.Context, c Call) (deployer.Result, error) {
 		return deployer.Result{}, c.Deployer.Delete(ctx, c.Item, opts)
 	})
@@ -94,8 +163,11 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 // (deployer.HandsOff). A provider status or exports the deployer
 // returned are recorded in it, also on error.
 func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
-	c, err := NewCall(r.j.Registry, target, r.spec.Files, it, r.j.DefaultTimeout)
+	c, err := NewCall(r.j.Registry, r.j.ProviderRefs, target, r.spec.Files, it, r.j.DefaultTimeout)
 	if err != nil {
+		return err
+	}
+	if c.Item, err = WithNamedTargets(r.j.ProviderRefs, c.Item, r.spec.Targets, r.j.Registry.TargetNames(it.Type, it.Config)); err != nil {
 		return err
 	}
 	c.Item.Timeouts.Pickup, c.Item.Timeouts.Abort = r.j.PickupTimeout, r.j.AbortTimeout
@@ -104,7 +176,6 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	if r.j.Registry.HandsOff(c.Item) {
 		measured = 0
 	}
-	c.Item.Targets, _ = r.spec.Targets.ByName() // an ambiguous name fails the plan (Engine.Render)
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err
