@@ -291,3 +291,32 @@ func TestPreviewItems_LeaveOutAProviderTargetTheRootDoesNotImport(t *testing.T) 
 		t.Errorf("want the items of own and user in the preview, got %d", seen)
 	}
 }
+
+func TestReplay_UsesTheRootsProviderTargetAndRefusesOthers(t *testing.T) {
+	e, rec := newRecordingEngine()
+	good, err := e.Apply(context.Background(), borrowingSpec(t, "", false), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Replay(context.Background(), good); err != nil {
+		t.Fatalf("replay with the root's own target: %v", err)
+	}
+	if n := strings.Count(rec.calls(), "apply root/own/app dev ref-dev"); n != 2 {
+		t.Errorf("want the apply and the replay on the root's target, got %d:\n%s", n, rec.calls())
+	}
+	// A subinstallation whose recorded import is a Target with another
+	// installation's reference.
+	forged := good.Clone()
+	for _, in := range forged.Installations() {
+		if in.Path == "root/own" {
+			in.Targets.Single["cluster"] = providerTarget("prod", "ref-prod")
+		}
+	}
+	replayed, err := e.Replay(context.Background(), forged)
+	if strings.Contains(rec.calls(), "prod") {
+		t.Errorf("the replay was handed the forged target:\n%s", rec.calls())
+	}
+	if err == nil || !recordsReason(replayed, "UntrustedTarget") {
+		t.Fatalf("want UntrustedTarget, got %v", err)
+	}
+}

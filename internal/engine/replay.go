@@ -27,6 +27,7 @@ func (e *Engine) Replay(ctx context.Context, prev *Snapshot) (*Snapshot, error) 
 	}
 	snap := prev.Clone()
 	j := e.newJob(ctx)
+	j.ProviderRefs = snapshot.RootProviderRefs(snap.Root.Targets)
 	j.Log.Info("reconcile job started", "installation", snap.Root.Path, "jobID", j.ID)
 	installations := snap.Installations()
 	sort.SliceStable(installations, func(a, b int) bool { return installations[a].Path < installations[b].Path })
