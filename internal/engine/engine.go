@@ -96,9 +96,9 @@ type DeleteOptions = deployer.DeleteOptions
 // The returned snapshot is never nil and records what exists, also when
 // the error is non-nil, ctx ended (interrupt) or a timeout hit.
 func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
-	j := e.newJob(ctx)
-	j.LandscaperContext = spec.Context
 	prevRoot := rootOf(prev)
+	j := e.newJob(ctx, jobRefs(spec, prevRoot))
+	j.LandscaperContext = spec.Context
 	if err := validateSpec(spec); err != nil {
 		return failedJob(j, spec.Name, prevRoot, err), err
 	}
@@ -114,7 +114,6 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// Render the whole tree before anything is deployed, so a render-time
 	// error anywhere fails the job before the first deployer call; the job
 	// then reuses these renderings instead of rendering again.
-	j.ProviderRefs = jobRefs(spec, prevRoot)
 	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
 		err = e.checkItems(tree, j.ProviderRefs)
@@ -138,9 +137,8 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 	}
 	// A destroy reads every object of the installation: one list of a
 	// kind answers for all deploy items (deployer.Item.SharedReads).
-	j := e.newJob(ctx)
+	j := e.newJob(ctx, snapshot.RootProviderRefs(prev.Root.Targets))
 	j.SharedReads = deployer.NewSharedReads()
-	j.ProviderRefs = snapshot.RootProviderRefs(prev.Root.Targets)
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
 	j.Log.Info("delete job finished", "installation", prev.Root.Path, "jobID", j.ID, "gone", root == nil)
@@ -158,7 +156,9 @@ func renderTree(ctx context.Context, spec RootSpec, prevRoot *snapshot.Installat
 	return installation.RenderTreeWith(ctx, rootInstallation(spec), prevRoot, spec.StandIns)
 }
 
-func (e *Engine) newJob(ctx context.Context) *job.Job {
+// newJob starts a job whose deployers may be handed the targets refs allow
+// (execution.CheckTarget): a parameter, so no job is made without them.
+func (e *Engine) newJob(ctx context.Context, refs snapshot.ProviderRefs) *job.Job {
 	backoff := e.Backoff
 	if backoff == (Backoff{}) {
 		backoff = phase.DefaultBackoff
@@ -187,6 +187,7 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	}
 	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, abortTimeout, e.Log)
 	j.Clusters, j.DefaultTimeout, j.PickupTimeout = e.Clusters, e.DefaultTimeout, pickupTimeout
+	j.ProviderRefs = refs
 	return j
 }
 
