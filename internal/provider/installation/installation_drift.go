@@ -40,7 +40,6 @@ func (d *InstallationData) driftDecoded(ctx context.Context, m shared.Installati
 		return nil, nil, nil
 	}
 	d.Security.TrustSnapshot(m, snap, prov)
-	prov.Restrict(snap) // the engine's targets are the root's (execution.CheckTarget)
 	d.Security.LearnSnapshot(snap, sensitiveExportNames(ctx, m.SensitiveExports))
 	var bp *blueprint.Blueprint
 	var comp *blueprint.Component

@@ -69,7 +69,6 @@ func (d *InstallationData) delete(ctx context.Context, m shared.InstallationMode
 	if err != nil {
 		return nil, nil, err
 	}
-	prov.Restrict(prev) // private state's; the engine's targets are the root's (execution.CheckTarget)
 	if prev.Empty() {
 		if withoutUninstall {
 			return nil, nil, nil // only forgetting was asked for
