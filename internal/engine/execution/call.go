@@ -66,7 +66,7 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 	if err != nil {
 		return err
 	}
-	if it.AppliedTarget == nil && len(it.ProviderStatus) == 0 && CheckTarget(r.j.ProviderRefs, target, it.ID) != nil {
+	if it.AppliedTarget == nil && len(it.ProviderStatus) == 0 && !r.j.ProviderRefs.Allows(target) {
 		// An apply records its target before its call (callApply), and
 		// one refused there made none: nothing of it exists anywhere, and
 		// the refused target is not contacted to delete nothing.

@@ -26,7 +26,7 @@ func refOf(t api.Target) (providerRef, bool) {
 	if ref == "" {
 		return providerRef{}, false
 	}
-	return providerRef{name: t.Metadata.Name, reference: ref, typ: string(t.Spec.Type)}, true
+	return providerRef{name: t.Metadata.Name, reference: ref, typ: t.Spec.Type}, true
 }
 
 // RootProviderRefs are the ProviderRefs of a root installation's target
