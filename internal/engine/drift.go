@@ -41,6 +41,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 	var errs []error
 	registry := e.registry()
 	shared := deployer.NewSharedReads() // every item is read: one list of a kind answers for all of them
+	refs := snapshot.RootProviderRefs(snap.Root.Targets)
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
 			// A masked configuration (write-only imports) no longer says
@@ -55,7 +56,7 @@ func (e *Engine) Drift(ctx context.Context, snap *Snapshot, root *blueprint.Blue
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue
 			}
-			c, err := execution.NewCall(registry, target, w.files, it, e.DefaultTimeout)
+			c, err := execution.NewCall(registry, refs, target, w.files, it, e.DefaultTimeout)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("drift check: %w", err))
 				continue

@@ -96,9 +96,9 @@ type DeleteOptions = deployer.DeleteOptions
 // The returned snapshot is never nil and records what exists, also when
 // the error is non-nil, ctx ended (interrupt) or a timeout hit.
 func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
-	j := e.newJob(ctx)
-	j.LandscaperContext = spec.Context
 	prevRoot := rootOf(prev)
+	j := e.newJob(ctx, jobRefs(spec, prevRoot))
+	j.LandscaperContext = spec.Context
 	if err := validateSpec(spec); err != nil {
 		return failedJob(j, spec.Name, prevRoot, err), err
 	}
@@ -116,7 +116,7 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	// then reuses these renderings instead of rendering again.
 	tree, err := renderTree(ctx, spec, prevRoot)
 	if err == nil {
-		err = e.checkItems(tree)
+		err = e.checkItems(tree, j.ProviderRefs)
 	}
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
@@ -137,7 +137,7 @@ func (e *Engine) Delete(ctx context.Context, prev *Snapshot, opts DeleteOptions)
 	}
 	// A destroy reads every object of the installation: one list of a
 	// kind answers for all deploy items (deployer.Item.SharedReads).
-	j := e.newJob(ctx)
+	j := e.newJob(ctx, snapshot.RootProviderRefs(prev.Root.Targets))
 	j.SharedReads = deployer.NewSharedReads()
 	j.Log.Info("delete job started", "installation", prev.Root.Path, "jobID", j.ID, "withoutUninstall", opts.WithoutUninstall)
 	root, err := installation.Delete(j, prev.Root, opts, nil)
@@ -156,7 +156,9 @@ func renderTree(ctx context.Context, spec RootSpec, prevRoot *snapshot.Installat
 	return installation.RenderTreeWith(ctx, rootInstallation(spec), prevRoot, spec.StandIns)
 }
 
-func (e *Engine) newJob(ctx context.Context) *job.Job {
+// newJob starts a job whose deployers may be handed the targets refs allow
+// (execution.CheckTarget): a parameter, so no job is made without them.
+func (e *Engine) newJob(ctx context.Context, refs snapshot.ProviderRefs) *job.Job {
 	backoff := e.Backoff
 	if backoff == (Backoff{}) {
 		backoff = phase.DefaultBackoff
@@ -185,7 +187,19 @@ func (e *Engine) newJob(ctx context.Context) *job.Job {
 	}
 	j := job.New(ctx, id.String(), e.registry(), parallelism, backoff, abortTimeout, e.Log)
 	j.Clusters, j.DefaultTimeout, j.PickupTimeout = e.Clusters, e.DefaultTimeout, pickupTimeout
+	j.ProviderRefs = refs
 	return j
+}
+
+// jobRefs are the Targets of an apply or a plan that may take a kubeconfig
+// of the provider block: the root's target imports, and those the
+// previous job recorded, where the items it applied are deleted from.
+func jobRefs(spec RootSpec, prevRoot *snapshot.Installation) snapshot.ProviderRefs {
+	now := snapshot.TargetImports{Single: spec.Imports.Targets, Lists: spec.Imports.TargetLists, Maps: spec.Imports.TargetMaps}
+	if prevRoot == nil {
+		return snapshot.RootProviderRefs(now)
+	}
+	return snapshot.RootProviderRefs(now, prevRoot.Targets)
 }
 
 func validateSpec(spec RootSpec) error {

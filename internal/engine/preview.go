@@ -31,23 +31,28 @@ func PreviewItems(tree *RenderedTree, prev *Snapshot) []deployer.PreviewRequest 
 			recorded[it.ID] = it
 		}
 	}
+	refs := snapshot.RootProviderRefs(tree.RootTargets())
+	if !prev.Empty() {
+		refs = snapshot.RootProviderRefs(tree.RootTargets(), prev.Root.Targets)
+	}
 	out := make([]deployer.PreviewRequest, 0, len(tree.Items))
 	for _, it := range tree.Items {
 		in := byPath[it.Installation]
 		item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config, Files: in.Files()}
-		if t, err := in.Target(it.Target); err == nil {
-			item.Target = t
+		target, err := in.Target(it.Target)
+		if err != nil {
+			target = nil
 		}
 		var applied []byte
 		if p := recorded[it.ID]; p != nil {
 			item.ProviderStatus, applied = p.ProviderStatus, appliedConfig(p)
 			item.Rebuilt = p.Rebuilt
-			if item.Target == nil && p.AppliedTarget != nil {
+			if target == nil && p.AppliedTarget != nil {
 				t := *p.AppliedTarget
-				item.Target = &t
+				target = &t
 			}
 		}
-		out = append(out, deployer.PreviewRequest{Item: item, Applied: applied})
+		out = append(out, execution.WithTarget(refs, deployer.PreviewRequest{Item: item, Applied: applied}, target))
 	}
 	return out
 }
@@ -65,14 +70,16 @@ func RecordedPreviewItems(snap *Snapshot, root *blueprint.Blueprint, comp *bluep
 		return nil
 	}
 	var out []deployer.PreviewRequest
+	refs := snapshot.RootProviderRefs(snap.Root.Targets)
 	for _, w := range driftWork(snap.Root, root, comp) {
 		for _, it := range w.in.Execution.DeployItems {
 			item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config, ProviderStatus: it.ProviderStatus, Files: w.files,
 				Rebuilt: it.Rebuilt}
-			if t, err := execution.AppliedTarget(w.in.Targets, it); err == nil {
-				item.Target = t
+			t, err := execution.AppliedTarget(w.in.Targets, it)
+			if err != nil {
+				t = nil
 			}
-			out = append(out, deployer.PreviewRequest{Item: item, Applied: appliedConfig(it)})
+			out = append(out, execution.WithTarget(refs, deployer.PreviewRequest{Item: item, Applied: appliedConfig(it)}, t))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Item.ID < out[j].Item.ID })

@@ -41,7 +41,7 @@ func Render(ctx context.Context, spec RootSpec, prev *Snapshot) (*RenderedTree, 
 // added to the tree's warnings.
 func (e *Engine) Render(ctx context.Context, spec RootSpec, prev *Snapshot) (*RenderedTree, error) {
 	tree, err := Render(ctx, spec, prev)
-	err = errors.Join(err, e.checkItems(tree))
+	err = errors.Join(err, e.checkItems(tree, jobRefs(spec, rootOf(prev))))
 	if err == nil {
 		tree.Warnings = append(tree.Warnings, e.itemWarnings(tree.Items)...)
 	}

@@ -26,7 +26,7 @@ func (e *Engine) Replay(ctx context.Context, prev *Snapshot) (*Snapshot, error) 
 		return prev, errors.New("nothing recorded to reconcile")
 	}
 	snap := prev.Clone()
-	j := e.newJob(ctx)
+	j := e.newJob(ctx, snapshot.RootProviderRefs(snap.Root.Targets))
 	j.Log.Info("reconcile job started", "installation", snap.Root.Path, "jobID", j.ID)
 	installations := snap.Installations()
 	sort.SliceStable(installations, func(a, b int) bool { return installations[a].Path < installations[b].Path })

@@ -8,14 +8,16 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/installation"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // checkItems validates every rendered item with its deployer's parser,
 // and that every other target its configuration names (Landscaper's
 // targetName) is one of its installation's target imports.
-func (e *Engine) checkItems(tree *RenderedTree) error {
+func (e *Engine) checkItems(tree *RenderedTree, refs snapshot.ProviderRefs) error {
 	reg := e.registry()
 	installations := map[string]installation.RenderedInstallation{}
 	for _, in := range tree.Installations {
@@ -27,13 +29,22 @@ func (e *Engine) checkItems(tree *RenderedTree) error {
 			errs = append(errs, fmt.Errorf("%s: %w", itemLabel(it), err))
 			continue
 		}
+		in := installations[it.Installation]
+		if t, err := in.Target(it.Target); err == nil { // one that cannot be resolved fails the apply (TargetNotFound)
+			if err := execution.CheckTarget(refs, t, it.ID); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		names := reg.TargetNames(it.Type, it.Config)
 		if len(names) == 0 {
 			continue
 		}
-		byName, ambiguous := installations[it.Installation].TargetsByName()
+		byName, ambiguous := in.TargetsByName()
 		for _, name := range names {
 			switch {
+			case !refs.Allows(byName[name]):
+				errs = append(errs, execution.CheckTarget(refs, byName[name], it.ID))
 			case slices.Contains(ambiguous, name):
 				errs = append(errs, failure.Terminalf("TargetNotFound", "%s: targetName %q is ambiguous: several target imports of the installation are Targets of that name", itemLabel(it), name))
 			case byName[name] == nil:

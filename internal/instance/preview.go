@@ -13,6 +13,8 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
@@ -183,8 +185,9 @@ func (r Runner) Capabilities(ctx context.Context, snap *engine.Snapshot) map[str
 	if snap.Empty() || r.Engine == nil || r.Engine.Deployers == nil {
 		return out
 	}
+	refs := snapshot.RootProviderRefs(snap.Root.Targets)
 	for _, it := range snap.DeployItems() {
-		if it.AppliedTarget == nil || it.Phase != api.DeployItemPhaseSucceeded {
+		if it.AppliedTarget == nil || it.Phase != api.DeployItemPhaseSucceeded || execution.CheckTarget(refs, it.AppliedTarget, it.ID) != nil {
 			continue
 		}
 		d, err := r.Engine.Deployers.Lookup(it.Type)

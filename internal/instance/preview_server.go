@@ -8,6 +8,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/execution"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/preview"
 )
 
@@ -119,6 +120,7 @@ func (r Runner) Live(ctx context.Context, snap *engine.Snapshot, texts map[strin
 		parallelism = engine.DefaultParallelism
 	}
 	slots := make(chan struct{}, parallelism)
+	refs := snapshot.RootProviderRefs(snap.Root.Targets)
 	for _, in := range snap.Installations() {
 		if in.Execution == nil {
 			continue
@@ -132,7 +134,10 @@ func (r Runner) Live(ctx context.Context, snap *engine.Snapshot, texts map[strin
 			if err != nil {
 				continue
 			}
-			item := deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target, Config: it.Config}
+			item, err := execution.Targeted(refs, deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Config: it.Config}, target)
+			if err != nil {
+				continue // a refused target is not read
+			}
 			wg.Add(1)
 			slots <- struct{}{}
 			go func() {

@@ -118,10 +118,15 @@ func addRebuilt(nodes map[string]*snapshot.Installation, root, importName string
 		in.Execution.DeployItems = append(in.Execution.DeployItems, rebuiltItem(it, nil, nil))
 		return
 	}
-	if in.Targets.Single == nil {
-		in.Targets.Single = map[string]api.Target{}
+	// The root imports it too: the engine hands a target that takes a
+	// provider kubeconfig only to the root's imports (execution.CheckTarget),
+	// and t is the searcher's own.
+	for _, at := range []*snapshot.Installation{in, node(nodes, root, root)} {
+		if at.Targets.Single == nil {
+			at.Targets.Single = map[string]api.Target{}
+		}
+		at.Targets.Single[importName] = t
 	}
-	in.Targets.Single[importName] = t
 	in.Execution.DeployItems = append(in.Execution.DeployItems, rebuiltItem(it, &api.TargetSelector{Import: importName}, &t))
 }
 

@@ -19,6 +19,10 @@ import (
 // with it: the provider does that for the targets of the user's own
 // configuration (and of the root installation a snapshot records), so a
 // Target that a blueprint builds cannot borrow a kubeconfig by name.
+// The allowance is the whole provider process's, though, and every
+// installation's inventory keeps its references: the engine therefore
+// hands a deployer such a Target only in the job of the installation whose
+// root imports it (execution.CheckTarget); this check stays behind it.
 
 // WithProviderKubeconfigs gives the pool the provider block's kubeconfigs
 // by target name. They are the user's own, hence trusted (Trust).

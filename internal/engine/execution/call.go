@@ -22,39 +22,21 @@ type Call struct {
 }
 
 // NewCall looks up the item's deployer by type and gives it target (nil
-// when the item names none). files is the filesystem of the blueprint
-// that rendered the item (nil when unknown); defaultTimeout is the
-// timeout of an item whose template sets none (0: Landscaper's default).
-func NewCall(reg *deployer.Registry, target *api.Target, files fs.FS, it *snapshot.DeployItem, defaultTimeout time.Duration) (Call, error) {
+// when the item names none), which refs must allow (CheckTarget). files is
+// the filesystem of the blueprint that rendered the item (nil when
+// unknown); defaultTimeout is the timeout of an item whose template sets
+// none (0: Landscaper's default).
+func NewCall(reg *deployer.Registry, refs snapshot.ProviderRefs, target *api.Target, files fs.FS, it *snapshot.DeployItem, defaultTimeout time.Duration) (Call, error) {
 	d, err := reg.Lookup(it.Type)
 	if err != nil {
 		return Call{}, fmt.Errorf("deploy item %s: %w", it.ID, err)
 	}
-	return Call{Deployer: d, Item: deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type, Target: target,
-		Config: it.Config, Timeouts: deployer.Timeouts{Progressing: it.Timeout.EffectiveOr(defaultTimeout)}, ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}}, nil
-}
-
-// SelectTarget resolves the item's target selector in targets: the target
-// an Apply goes to.
-func SelectTarget(targets snapshot.TargetImports, it *snapshot.DeployItem) (*api.Target, error) {
-	target, err := targets.Select(it.Target)
+	item, err := Targeted(refs, deployer.Item{ID: it.ID, Name: it.Name, Type: it.Type,
+		Config: it.Config, Timeouts: deployer.Timeouts{Progressing: it.Timeout.EffectiveOr(defaultTimeout)}, ProviderStatus: it.ProviderStatus, Files: files, Rebuilt: it.Rebuilt}, target)
 	if err != nil {
-		return nil, failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s: %w", it.ID, err))
+		return Call{}, err
 	}
-	return target, nil
-}
-
-// AppliedTarget is the target what an item deployed is deleted from and
-// checked against: the one it was last applied with (ARCHITECTURE.md,
-// "Deletion"). An item that recorded none — never applied, or from a
-// snapshot written before targets were recorded per item — falls back to
-// its selector resolved in targets.
-func AppliedTarget(targets snapshot.TargetImports, it *snapshot.DeployItem) (*api.Target, error) {
-	if it.AppliedTarget != nil {
-		t := *it.AppliedTarget
-		return &t, nil
-	}
-	return SelectTarget(targets, it)
+	return Call{Deployer: d, Item: item}, nil
 }
 
 // callApply applies an item to the target its selector names now; that
@@ -65,6 +47,9 @@ func (r *run) callApply(it *snapshot.DeployItem) error {
 	target, err := SelectTarget(r.spec.Targets, it)
 	if err != nil {
 		return err
+	}
+	if err := CheckTarget(r.j.ProviderRefs, target, it.ID); err != nil {
+		return err // before it is recorded: nothing went there
 	}
 	if target != nil {
 		recorded := *target
@@ -81,6 +66,12 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 	if err != nil {
 		return err
 	}
+	if it.AppliedTarget == nil && len(it.ProviderStatus) == 0 && !r.j.ProviderRefs.Allows(target) {
+		// An apply records its target before its call (callApply), and
+		// one refused there made none: nothing of it exists anywhere, and
+		// the refused target is not contacted to delete nothing.
+		return nil
+	}
 	return r.call(it, target, "Deleting", func(ctx context.Context, c Call) (deployer.Result, error) {
 		return deployer.Result{}, c.Deployer.Delete(ctx, c.Item, opts)
 	})
@@ -94,8 +85,11 @@ func (r *run) callDelete(it *snapshot.DeployItem, opts deployer.DeleteOptions) e
 // (deployer.HandsOff). A provider status or exports the deployer
 // returned are recorded in it, also on error.
 func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string, do func(context.Context, Call) (deployer.Result, error)) error {
-	c, err := NewCall(r.j.Registry, target, r.spec.Files, it, r.j.DefaultTimeout)
+	c, err := NewCall(r.j.Registry, r.j.ProviderRefs, target, r.spec.Files, it, r.j.DefaultTimeout)
 	if err != nil {
+		return err
+	}
+	if c.Item, err = WithNamedTargets(r.j.ProviderRefs, c.Item, r.spec.Targets, r.j.Registry.TargetNames(it.Type, it.Config)); err != nil {
 		return err
 	}
 	c.Item.Timeouts.Pickup, c.Item.Timeouts.Abort = r.j.PickupTimeout, r.j.AbortTimeout
@@ -104,7 +98,6 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 	if r.j.Registry.HandsOff(c.Item) {
 		measured = 0
 	}
-	c.Item.Targets, _ = r.spec.Targets.ByName() // an ambiguous name fails the plan (Engine.Render)
 	slot, err := r.j.AcquireSlot()
 	if err != nil {
 		return err

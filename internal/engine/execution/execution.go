@@ -83,8 +83,12 @@ func (r *run) init() error {
 		return r.j.InterruptError()
 	}
 	for _, t := range r.spec.Items {
-		if _, err := r.spec.Targets.Select(t.Target); err != nil {
+		target, err := r.spec.Targets.Select(t.Target)
+		if err != nil {
 			return failure.NewTerminal("TargetNotFound", fmt.Errorf("deploy item %s/%s: %w", r.spec.Path, t.Name, err))
+		}
+		if err := CheckTarget(r.j.ProviderRefs, target, r.spec.Path+"/"+t.Name); err != nil {
+			return err
 		}
 		// The plan checked the items it could render; a subinstallation
 		// rendered only now is checked here, before anything is deployed.

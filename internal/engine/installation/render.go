@@ -224,6 +224,19 @@ func (t *RenderedTree) ImportsHash() string {
 // renders only the installations the tree could not.
 func (t *RenderedTree) Root() Spec { return t.root }
 
+// RootTargets are the root installation's target imports.
+func (t *RenderedTree) RootTargets() snapshot.TargetImports {
+	if t == nil {
+		return snapshot.TargetImports{}
+	}
+	for _, in := range t.Installations {
+		if in.Path == t.root.Path {
+			return in.targets
+		}
+	}
+	return snapshot.TargetImports{}
+}
+
 func (t *RenderedTree) add(ctx context.Context, spec Spec, prev *snapshot.Installation) (*rendering, error) {
 	imports, err := spec.Imports()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
@@ -49,7 +50,12 @@ type Job struct {
 	// Landscaper Context, handed to every deployer call
 	// (deployer.Item.Context); nil: none.
 	LandscaperContext map[string]any
-	Log               Logger
+	// ProviderRefs are the Targets of the root's imports that may take a
+	// kubeconfig of the provider block; every target a deployer call gets
+	// is checked against them (execution.CheckTarget). The zero value
+	// allows none.
+	ProviderRefs snapshot.ProviderRefs
+	Log          Logger
 	// Clusters is handed to export executions (see template.ClusterAccess).
 	Clusters template.ClusterAccess
 
