@@ -82,7 +82,7 @@ func TestMarkerSubstitution(t *testing.T) {
 	if Keyed(key, f1, "loc", "x "+one) != Keyed(key, f2, "loc", "x "+two) || Keyed(key, f1, "loc", one) == Keyed(key, f1, "loc2", one) {
 		t.Error("Keyed depends on the write-only value, or not on the location")
 	}
-	if !f1.HeldIn("a " + one) || f1.HeldIn("value-on") {
+	if !f1.HeldIn("a "+one) || f1.HeldIn("value-on") {
 		t.Error("HeldIn")
 	}
 }

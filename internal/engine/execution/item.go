@@ -13,8 +13,10 @@ import (
 // call its deployer (retrying transient errors with backoff, bounded by the
 // item's timeout) and record what exists even when it fails.
 func (r *run) applyItem(it *snapshot.DeployItem) outcome {
+	// A config holding a write-only value has the same fingerprint
+	// whatever the value: the hash cannot say it is unchanged.
 	unchanged := it.UpdateOnChangeOnly && it.Phase == api.DeployItemPhaseSucceeded &&
-		it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0
+		it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0 && !r.spec.WriteOnly.Held(it.Config)
 	it.JobID, it.Phase, it.LastError = r.j.ID, api.DeployItemPhaseProgressing, nil
 	r.j.Log.Info("deploy item started", "deployItem", it.ID, "type", it.Type, "jobID", r.j.ID)
 	start := time.Now()
