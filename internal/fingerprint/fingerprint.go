@@ -117,19 +117,32 @@ func Keyed(key []byte, f Forms, parts ...string) string {
 
 func short(sum [sha256.Size]byte) string { return hex.EncodeToString(sum[:16]) }
 
-// masked is the JSON document b with every form inside a string (keys
-// too) replaced by Marker; a number holding a form becomes Marker, as
-// redact.MaskJSON masks it. b is from json.Marshal, so it decodes.
-func (f Forms) masked(b []byte) []byte {
+// Mask is the JSON document raw with every form of f inside a string
+// (keys too) replaced by Marker: what is hashed, for a record that keeps
+// the data itself (the inventory's item configurations). raw is returned
+// as it is when it holds no form or is no JSON.
+func (f Forms) Mask(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !f.Held(raw) {
+		return raw
+	}
 	var v any
-	if api.DecodeExact(b, &v) != nil {
-		return []byte(f.text(string(b)))
+	if api.DecodeExact(raw, &v) != nil {
+		return raw
 	}
 	out, err := json.Marshal(f.value(v))
 	if err != nil {
-		return []byte(f.text(string(b)))
+		return raw
 	}
 	return out
+}
+
+// masked is the JSON document b (from json.Marshal) with every form
+// masked (Mask); text that does not decode has its forms replaced as text.
+func (f Forms) masked(b []byte) []byte {
+	if out := f.Mask(b); !bytes.Equal(out, b) {
+		return out
+	}
+	return []byte(f.text(string(b)))
 }
 
 func (f Forms) value(v any) any {

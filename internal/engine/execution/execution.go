@@ -36,6 +36,11 @@ type Spec struct {
 	// when updateOnChangeOnly (its hash cannot say it changed), and its
 	// deployer is told (deployer.Item.WriteOnly).
 	WriteOnly fingerprint.Forms
+	// Recorded says the items are recorded configurations, not rendered
+	// ones (Engine.Replay): an item whose write-only values were masked
+	// where it was recorded (snapshot.DeployItem.Masked) no longer says
+	// what to deploy, so it fails instead of deploying the mask.
+	Recorded bool
 }
 
 // run is one execution's flow in one job. Only its goroutine touches exec;

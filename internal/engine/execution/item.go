@@ -1,12 +1,14 @@
 package execution
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // applyItem is one deploy item's Progressing: trigger it with the job ID,
@@ -21,7 +23,11 @@ func (r *run) applyItem(it *snapshot.DeployItem) outcome {
 	r.j.Log.Info("deploy item started", "deployItem", it.ID, "type", it.Type, "jobID", r.j.ID)
 	start := time.Now()
 	var err error
-	if !unchanged { // updateOnChangeOnly items are applied only when their config changed
+	switch {
+	case r.spec.Recorded && it.Masked():
+		err = failure.NewTerminal("WriteOnlyNotRecorded", fmt.Errorf("deploy item %s: its configuration held write-only values (imports.data_wo), "+
+			"which are recorded nowhere: apply the installation with them (change data_wo_version) to apply it again", it.ID))
+	case !unchanged: // updateOnChangeOnly items are applied only when their config changed
 		err = r.callApply(it)
 	}
 	it.JobIDFinished = r.j.ID
