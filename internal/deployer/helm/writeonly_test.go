@@ -24,7 +24,7 @@ func TestApply_WriteOnlyValuesAreUpgraded(t *testing.T) {
 	cluster := newClusterReader(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ch := valuesChart(t, ns)
+	src := rawChart(t, valuesChart(t, ns)) // one archive: its digest is in the hash
 	item := helmItem(t, "wo", nil)
 	revision := func(status json.RawMessage) int {
 		var s struct {
@@ -37,7 +37,7 @@ func TestApply_WriteOnlyValuesAreUpgraded(t *testing.T) {
 	}
 	var hashes []string
 	for i, v := range []string{"wo-value-one", "wo-value-two"} {
-		item.Config = helmConfig(t, ns, rawChart(t, ch), map[string]any{"name": "wo", "values": map[string]any{"v": v}})
+		item.Config = helmConfig(t, ns, src, map[string]any{"name": "wo", "values": map[string]any{"v": v}})
 		item.WriteOnly = fingerprint.Forms{v}
 		res, err := d.Apply(ctx, item)
 		if err != nil {
