@@ -25,6 +25,7 @@ import (
 	"io/fs"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Item is one deploy item as a deployer sees it.
@@ -100,6 +101,13 @@ type Item struct {
 	// it deploys anything, when a source now serves other content. nil:
 	// whatever the sources serve.
 	Pins Pins
+	// WriteOnly are the installation's write-only forms (imports.data_wo):
+	// a hash the deployer stores of the config (its provider status is in
+	// private state and the inventory) is their fingerprint (package
+	// fingerprint), and a config holding one cannot be compared by that
+	// hash, so an Apply must not skip writing for it. nil: none (Drift,
+	// Delete, a replay).
+	WriteOnly fingerprint.Forms
 }
 
 // Result is what an Apply achieved.

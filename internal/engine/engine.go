@@ -18,6 +18,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Snapshot is the object tree after a job; see package snapshot.
@@ -83,6 +84,12 @@ type RootSpec struct {
 	// path instead of rendering them (installation.RenderTreeWith); Apply
 	// refuses a spec with any.
 	StandIns map[string]StandIn
+	// WriteOnly are the forms of the root's write-only imports
+	// (imports.data_wo): every stored hash of the tree — imports hashes,
+	// deploy item config hashes, deployers' status hashes — is their
+	// fingerprint with these replaced (package fingerprint), and items
+	// holding one are compared by no hash. nil: none.
+	WriteOnly fingerprint.Forms
 }
 
 // StandIn is the exports standing in for one subinstallation in Render.
@@ -217,7 +224,8 @@ func rootInstallation(spec RootSpec) installation.Spec {
 	return installation.Spec{
 		Path: spec.Name, Name: spec.Name, Blueprint: spec.Blueprint, Component: spec.Component,
 		ImportDataMappings: spec.ImportDataMappings, ExportDataMappings: spec.ExportDataMappings,
-		Imports: func() (blueprint.Imports, error) { return spec.Imports, nil },
+		Imports:   func() (blueprint.Imports, error) { return spec.Imports, nil },
+		WriteOnly: spec.WriteOnly,
 	}
 }
 

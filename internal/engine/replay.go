@@ -19,7 +19,9 @@ import (
 // after another, parents first; the items of one execution run as their
 // recorded dependencies allow (where none were recorded, at once: an item
 // whose prerequisite is not there yet fails transiently and is retried).
-// Deployers that read blueprint files get none. The returned snapshot is
+// Deployers that read blueprint files get none. An item whose
+// configuration held write-only values was recorded with them masked and
+// fails (execution.Spec.Recorded): only an apply has them. The returned snapshot is
 // prev as the job leaves it; the error names the failed executions.
 func (e *Engine) Replay(ctx context.Context, prev *Snapshot) (*Snapshot, error) {
 	if prev.Empty() {
@@ -68,5 +70,5 @@ func replaySpec(in *snapshot.Installation) execution.Spec {
 		items = append(items, api.DeployItemTemplate{Name: it.Name, Type: it.Type, Target: it.Target,
 			Config: it.Config, DependsOn: it.DependsOn, Timeout: it.Timeout})
 	}
-	return execution.Spec{Path: in.Path, Items: items, Targets: in.Targets, OrphanTargets: in.Targets}
+	return execution.Spec{Path: in.Path, Items: items, Targets: in.Targets, OrphanTargets: in.Targets, Recorded: true}
 }

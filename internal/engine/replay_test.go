@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 )
 
 // Replay applies every recorded item of the tree again, with its
@@ -65,5 +66,31 @@ func TestReplay_FailureFailsTheTree(t *testing.T) {
 		if (in.Path == "root" || in.Path == "root/db") && in.Phase != api.InstallationPhaseFailed {
 			t.Errorf("installation %s: phase %s, want Failed", in.Path, in.Phase)
 		}
+	}
+}
+
+// A recorded item whose write-only values were masked cannot be
+// replayed: it fails, naming why, and is not applied with the mask.
+func TestReplay_MaskedItemFails(t *testing.T) {
+	e, m, _ := newEngine()
+	spec := rootSpec(t, treeBlueprint("", subinstallation("db", componentBlueprint(""), "prefix", "final")))
+	snap, err := e.Apply(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range snap.Installations() {
+		for _, it := range in.Execution.DeployItems {
+			if it.ID == "root/db/app" {
+				it.Config = json.RawMessage(`{"token":"` + snapshot.WriteOnlyMask + `"}`)
+			}
+		}
+	}
+	m.Remove("root/db/app")
+	_, err = e.Replay(context.Background(), snap)
+	if err == nil || !strings.Contains(err.Error(), "root/db/app") || !strings.Contains(err.Error(), "data_wo_version") {
+		t.Fatalf("replay of a masked item: err=%v, want it named with the way out", err)
+	}
+	if slices.Contains(m.Deployed(), "root/db/app") {
+		t.Error("the masked configuration was deployed")
 	}
 }

@@ -13,10 +13,12 @@ import (
 // MaskWriteOnly replaces, in what snap stores of every installation of
 // the tree (exports, execution state, deploy item configurations and
 // exports, the last errors of installations, executions and items), each occurrence of the write-only forms (writeOnlyStrings)
-// with snapshot.WriteOnlyMask. Configuration hashes stay those of the
-// real configurations, so the next plan of the same values is empty.
-// Provider statuses are left as deployers wrote them: they record what
-// exists (names, UIDs, revisions), which deployers read back.
+// with snapshot.WriteOnlyMask. Configuration hashes are left: they are
+// fingerprints already made without the write-only forms (package
+// fingerprint, RootSpec.WriteOnly), equal to those of the masked
+// configurations. Provider statuses are left as deployers wrote them:
+// they record what exists (names, UIDs, revisions), which deployers read
+// back, and their hashes are fingerprints too (deployer.Item.WriteOnly).
 func MaskWriteOnly(snap *engine.Snapshot, forms []string) {
 	if len(forms) == 0 || snap.Empty() {
 		return

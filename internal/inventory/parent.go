@@ -99,11 +99,15 @@ type RecordedItem struct {
 }
 
 // recordItem is what the parent records of item after a call that returned
-// res: the provider status, kept as the deployer wrote it, and the group
+// res: its configuration with every write-only form masked
+// (deployer.Item.WriteOnly: a write-only value is stored nowhere, and the
+// record is read by whoever may read Secrets in its namespace; a masked
+// item is not replayed, Engine.Replay), the provider status, kept as the
+// deployer wrote it, and the group
 // kinds and namespaces of the objects the deployer declared
 // (deployer.Result.Objects), sorted and each once.
 func recordItem(item deployer.Item, res deployer.Result) RecordedItem {
-	it := RecordedItem{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.Config, ProviderStatus: res.ProviderStatus}
+	it := RecordedItem{ID: item.ID, Name: item.Name, Type: item.Type, Config: item.WriteOnly.Mask(item.Config), ProviderStatus: res.ProviderStatus}
 	gks, nss := map[string]bool{}, map[string]bool{}
 	for _, o := range res.Objects {
 		gv, err := schema.ParseGroupVersion(o.APIVersion)

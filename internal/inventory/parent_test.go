@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/compress"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 func testContent(t *testing.T, n int) content {
@@ -218,5 +220,22 @@ func TestContent_HeadAsJSONMarshalWritesIt(t *testing.T) {
 				t.Fatalf("kept %s, reconciled %v", rec.Kept, rec.Reconciled)
 			}
 		})
+	}
+}
+
+// The record of an item whose configuration holds a write-only value
+// holds the mask instead, in every form the value takes; a config
+// without one is recorded as it is.
+func TestRecordItem_MasksWriteOnlyValues(t *testing.T) {
+	const wo = "wo-value-5e1f"
+	b64 := base64.StdEncoding.EncodeToString([]byte(wo))
+	cfg := json.RawMessage(`{"a":"x ` + wo + ` y","b":"` + b64 + `","c":"plain"}`)
+	it := recordItem(deployer.Item{ID: "root/x", Name: "x", Type: "t", Config: cfg, WriteOnly: fingerprint.Forms{b64, wo}}, deployer.Result{})
+	if strings.Contains(string(it.Config), wo) || strings.Contains(string(it.Config), b64) ||
+		!strings.Contains(string(it.Config), fingerprint.Marker) || !strings.Contains(string(it.Config), "plain") {
+		t.Errorf("recorded config %s", it.Config)
+	}
+	if plain := recordItem(deployer.Item{ID: "root/y", Config: json.RawMessage(`{"c":"plain"}`), WriteOnly: fingerprint.Forms{wo}}, deployer.Result{}); string(plain.Config) != `{"c":"plain"}` {
+		t.Errorf("a config without write-only values recorded as %s", plain.Config)
 	}
 }

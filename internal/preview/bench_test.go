@@ -49,7 +49,7 @@ func BenchmarkItems_1000(b *testing.B) {
 	for b.Loop() {
 		n++
 		texts = map[string]string{}
-		r := NewRenderer(NewMarks(testKey, nil), &s)
+		r := NewRenderer(NewMarks(testKey, nil, nil), &s)
 		for i, objs := range items {
 			out, err := r.Item(fmt.Sprintf("root/sub-%d/app", i), objs)
 			if err != nil {

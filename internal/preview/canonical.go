@@ -27,7 +27,7 @@ type Renderer struct {
 // without a key) and sensitive (nil: none registered).
 func NewRenderer(marks *Marks, sensitive *Sensitive) *Renderer {
 	if marks == nil {
-		marks = NewMarks(nil, nil)
+		marks = NewMarks(nil, nil, nil)
 	}
 	return &Renderer{masker: masker{marks: marks, sensitive: sensitive}}
 }

@@ -111,12 +111,12 @@ func TestHelm_ValuesAndChartChanges(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	v1 := packaged(t, "0.1.0", "1.27", webTemplates)
 	values := map[string]any{"greeting": "hello", "password": "s3cret-one"}
-	marks := preview.NewMarks(key, nil)
+	marks := preview.NewMarks(key, nil, nil)
 	applied := helmText(t, marks, v1, values)
 	recorded := marks.Table()
 
 	// Values: one changed line.
-	changed := helmText(t, preview.NewMarks(key, recorded), v1, map[string]any{"greeting": "hi", "password": "s3cret-one"})
+	changed := helmText(t, preview.NewMarks(key, recorded, nil), v1, map[string]any{"greeting": "hi", "password": "s3cret-one"})
 	c := preview.Compare(applied, changed)
 	if want := []string{"shop/web: v1 ConfigMap web"}; !reflect.DeepEqual(c.Changed, want) || len(c.Added)+len(c.Removed) > 0 {
 		t.Errorf("values change: %+v", c)
@@ -127,7 +127,7 @@ func TestHelm_ValuesAndChartChanges(t *testing.T) {
 
 	// Chart version: a new image and a new Service.
 	v2 := packaged(t, "0.2.0", "1.28", webTemplates+"---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80\n")
-	upgraded := helmText(t, preview.NewMarks(key, recorded), v2, values)
+	upgraded := helmText(t, preview.NewMarks(key, recorded, nil), v2, values)
 	c = preview.Compare(applied, upgraded)
 	if !reflect.DeepEqual(c.Added, []string{"shop/web: v1 Service web"}) || !reflect.DeepEqual(c.Changed, []string{"shop/web: apps/v1 Deployment web"}) {
 		t.Errorf("chart change: %+v", c)
@@ -137,7 +137,7 @@ func TestHelm_ValuesAndChartChanges(t *testing.T) {
 	}
 
 	// A secret value: its marker changes, the value shows nowhere.
-	rotated := helmText(t, preview.NewMarks(key, recorded), v1, map[string]any{"greeting": "hello", "password": "s3cret-two"})
+	rotated := helmText(t, preview.NewMarks(key, recorded, nil), v1, map[string]any{"greeting": "hello", "password": "s3cret-two"})
 	secretKey := "shop/web: v1 Secret web-db"
 	if got := changedLines(t, applied, rotated, secretKey); !reflect.DeepEqual(got, []string{"password: (sensitive value v1) → password: (sensitive value v2)"}) {
 		t.Errorf("changed lines = %q", got)

@@ -1,13 +1,12 @@
 package preview
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"strings"
 	"sync"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Mark is what is recorded of one masked value: a keyed fingerprint of
@@ -35,15 +34,22 @@ type Mark struct {
 type Marks struct {
 	key   []byte
 	prior map[string]Mark
+	// writeOnly are the write-only forms: a value holding one is
+	// fingerprinted with the marker in its place (package fingerprint),
+	// so its recorded mark does not depend on it.
+	writeOnly fingerprint.Forms
 
 	mu   sync.Mutex
 	next map[string]Mark
 }
 
 // NewMarks returns marks under key (nil: none yet) that continue prior,
-// the table recorded at the last apply (nil: none).
-func NewMarks(key []byte, prior map[string]Mark) *Marks {
-	return &Marks{key: key, prior: prior, next: map[string]Mark{}}
+// the table recorded at the last apply (nil: none), for values whose
+// write-only forms are wo (nil: none). A value that differs only in a
+// write-only value keeps its version: Terraform's write-only arguments
+// change nothing planned (data_wo_version does).
+func NewMarks(key []byte, prior map[string]Mark, wo fingerprint.Forms) *Marks {
+	return &Marks{key: key, prior: prior, writeOnly: wo, next: map[string]Mark{}}
 }
 
 // Marker returns the marker of value at loc and records its mark. A value
@@ -53,11 +59,7 @@ func NewMarks(key []byte, prior map[string]Mark) *Marks {
 func (m *Marks) Marker(loc, value string) string {
 	sum := ""
 	if m.key != nil {
-		h := hmac.New(sha256.New, m.key)
-		h.Write([]byte(loc))
-		h.Write([]byte{0})
-		h.Write([]byte(value))
-		sum = hex.EncodeToString(h.Sum(nil)[:16])
+		sum = fingerprint.Keyed(m.key, m.writeOnly, loc, value)
 	}
 	mark := Mark{Sum: sum, Version: 1}
 	if p, ok := m.prior[loc]; ok {

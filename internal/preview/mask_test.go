@@ -40,7 +40,7 @@ func TestMask_ValuesNeverAppear(t *testing.T) {
 	const password, token = "hunter2-very-secret", "tok-1234567890"
 	var s Sensitive
 	s.Add(password) // a Secret import; the token is registered by nobody
-	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &s), "root/app", secretObjects(password, token)...))
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil, nil), &s), "root/app", secretObjects(password, token)...))
 	for _, v := range []string{password, b64(password), token, b64(token), b64("admin")} {
 		if strings.Contains(text, v) {
 			t.Errorf("%q appears in\n%s", v, text)
@@ -69,7 +69,7 @@ func TestMarks_ChangeExactlyWhenValueChanges(t *testing.T) {
 	var s Sensitive
 	s.Add("hunter2-very-secret", "hunter3-very-secret")
 	plan := func(prior map[string]Mark, password string) (map[string]string, map[string]Mark) {
-		m := NewMarks(testKey, prior)
+		m := NewMarks(testKey, prior, nil)
 		return render(t, NewRenderer(m, &s), "root/app", secretObjects(password, "tok-1234567890")...), m.Table()
 	}
 	first, table := plan(nil, "hunter2-very-secret")
@@ -99,12 +99,12 @@ func TestMarks_ChangeExactlyWhenValueChanges(t *testing.T) {
 // the recorded fingerprints differ by key.
 func TestMarks_RevealNothing(t *testing.T) {
 	const key = "root/app: v1 Secret apps/creds"
-	a := render(t, NewRenderer(NewMarks(testKey, nil), nil), "root/app", secretObjects("1234", "abcd")...)[key]
-	b := render(t, NewRenderer(NewMarks(testKey, nil), nil), "root/app", secretObjects("9999", "wxyz")...)[key]
+	a := render(t, NewRenderer(NewMarks(testKey, nil, nil), nil), "root/app", secretObjects("1234", "abcd")...)[key]
+	b := render(t, NewRenderer(NewMarks(testKey, nil, nil), nil), "root/app", secretObjects("9999", "wxyz")...)[key]
 	if a != b {
 		t.Errorf("two values show differently:\n%v\n%v", a, b)
 	}
-	m1, m2 := NewMarks(testKey, nil), NewMarks([]byte("another key, another installation"), nil)
+	m1, m2 := NewMarks(testKey, nil, nil), NewMarks([]byte("another key, another installation"), nil, nil)
 	m1.Marker("loc", "1234")
 	m2.Marker("loc", "1234")
 	if m1.Table()["loc"].Sum == m2.Table()["loc"].Sum {
@@ -117,16 +117,16 @@ func TestMarks_RevealNothing(t *testing.T) {
 // next plan with what the apply recorded too.
 func TestMarks_CreateThenApply(t *testing.T) {
 	objs := secretObjects("hunter2-very-secret", "tok-1234567890")
-	planned := render(t, NewRenderer(NewMarks(nil, nil), nil), "root/app", objs...)
-	applyMarks := NewMarks(testKey, nil)
+	planned := render(t, NewRenderer(NewMarks(nil, nil, nil), nil), "root/app", objs...)
+	applyMarks := NewMarks(testKey, nil, nil)
 	applied := render(t, NewRenderer(applyMarks, nil), "root/app", objs...)
-	next := render(t, NewRenderer(NewMarks(testKey, applyMarks.Table()), nil), "root/app", objs...)
+	next := render(t, NewRenderer(NewMarks(testKey, applyMarks.Table(), nil), nil), "root/app", objs...)
 	if !reflect.DeepEqual(planned, applied) || !reflect.DeepEqual(applied, next) {
 		t.Errorf("create plan, apply and next plan differ:\n%v\n%v\n%v", planned, applied, next)
 	}
 	// Marks recorded without a key cannot be compared: the next version,
 	// never a hidden change.
-	m := NewMarks(testKey, map[string]Mark{"loc": {Version: 4}})
+	m := NewMarks(testKey, map[string]Mark{"loc": {Version: 4}}, nil)
 	if got := m.Marker("loc", "v"); got != "(sensitive value v5)" {
 		t.Errorf("marker = %q", got)
 	}
@@ -139,7 +139,7 @@ func TestMarks_Keep(t *testing.T) {
 		"root/a: v1 Secret s\x00data\x00k":  {Sum: "1", Version: 2},
 		"root/ab: v1 Secret s\x00data\x00k": {Sum: "2", Version: 3},
 	}
-	m := NewMarks(testKey, prior)
+	m := NewMarks(testKey, prior, nil)
 	m.Keep("root/a")
 	if got := m.Table(); !reflect.DeepEqual(got, map[string]Mark{"root/a: v1 Secret s\x00data\x00k": {Sum: "1", Version: 2}}) {
 		t.Errorf("table = %v", got)
@@ -202,7 +202,7 @@ func TestMask_Numbers(t *testing.T) {
 			"replicas": 3, "port": 5432, "other": json.Number("1234567"),
 			"env": []any{map[string]any{"name": "PIN", "value": "73920184"}, map[string]any{"name": "PIN_B64", "value": b64("73920184")}},
 		}}}
-	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &s), "root/app", obj))
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil, nil), &s), "root/app", obj))
 	for _, leak := range []string{"73920184", "7.3920184e+07", b64("73920184")} {
 		if strings.Contains(text, leak) {
 			t.Errorf("%q appears in\n%s", leak, text)
@@ -230,7 +230,7 @@ func TestMask_SecretInsideConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil), &Sensitive{}), "root/app", obj))
+	text := Join("", render(t, NewRenderer(NewMarks(testKey, nil, nil), &Sensitive{}), "root/app", obj))
 	for _, leak := range []string{password, b64(password), token, b64(token)} {
 		if strings.Contains(text, leak) {
 			t.Errorf("%q appears in\n%s", leak, text)

@@ -147,7 +147,7 @@ func TestItemShape_Masked(t *testing.T) {
 	const password, token = "hunter2-very-secret", "tok-1234567890"
 	var s Sensitive
 	s.Add(password)
-	text := Join(ItemPrefix("root/app"), render(t, NewRenderer(NewMarks(testKey, nil), &s), "root/app", secretObjects(password, token)...))
+	text := Join(ItemPrefix("root/app"), render(t, NewRenderer(NewMarks(testKey, nil, nil), &s), "root/app", secretObjects(password, token)...))
 	raw, _ := roundTrip(t, text)
 	for _, v := range []string{password, b64(password), token, b64(token)} {
 		if strings.Contains(string(raw), v) {

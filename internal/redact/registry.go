@@ -43,6 +43,20 @@ func (s *Secrets) AddWriteOnly(v any) {
 	}
 }
 
+// WriteOnlyForms are the forms AddWriteOnly registers for v, longest
+// first: one installation's write-only forms, which its fingerprints
+// replace (package fingerprint) — its own, so that its hashes do not
+// depend on what else the provider registered before.
+func WriteOnlyForms(v any) []string {
+	set := map[string]bool{}
+	collect(v, func(x string) {
+		for _, f := range textForms(x) {
+			set[f] = true
+		}
+	})
+	return longestFirst(set)
+}
+
 // collect calls f for every string and number form inside v.
 func collect(v any, f func(string)) {
 	switch x := v.(type) {
@@ -77,8 +91,14 @@ func (s *Secrets) WriteOnly() []string {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]string, 0, len(s.writeOnly))
-	for f := range s.writeOnly {
+	return longestFirst(s.writeOnly)
+}
+
+// longestFirst are the keys of set, longest first (then in order), so
+// a form containing another is replaced whole.
+func longestFirst(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for f := range set {
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -87,6 +107,9 @@ func (s *Secrets) WriteOnly() []string {
 		}
 		return out[i] < out[j]
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 

@@ -52,10 +52,10 @@ func TestDeploymentHash(t *testing.T) {
 		}
 		return cfg
 	}
-	a := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":1,"b":2}}`))
-	b := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"b":2,"a":1}}`))
-	c := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":2,"b":2}}`))
-	e := deploymentHash("e", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":1,"b":2}}`))
+	a := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":1,"b":2}}`), nil)
+	b := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"b":2,"a":1}}`), nil)
+	c := deploymentHash("d", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":2,"b":2}}`), nil)
+	e := deploymentHash("e", parse(`{"name":"r","namespace":"n","chart":{"ref":"x"},"values":{"a":1,"b":2}}`), nil)
 	if a != b || a == c || a == e {
 		t.Fatalf("hashes a=%s b=%s c=%s e=%s: want a==b, a!=c, a!=e", a, b, c, e)
 	}

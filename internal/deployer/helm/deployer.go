@@ -118,7 +118,10 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 // options, and its objects are unchanged in the cluster: then it writes
 // nothing. Then it waits for readiness.
 func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session *manifest.Session, ch *chart.Chart, digest string, cfg *ProviderConfiguration, prev ProviderStatus, item deployer.Item) (ProviderStatus, error) {
-	hash := deploymentHash(digest, cfg)
+	hash := deploymentHash(digest, cfg, item.WriteOnly)
+	// Values holding a write-only value hash alike whatever it is: such a
+	// release is upgraded at every apply (data_wo_version says when).
+	sameHashSays := !item.WriteOnly.Held(item.Config)
 	status := ProviderStatus{Release: &ReleaseRef{Name: cfg.Name, Namespace: cfg.Namespace}, ManagedResources: prev.ManagedResources, Hash: prev.Hash}
 	owner := ownerOf(item, prev)
 	r, err := d.releaser(c, cfg.Name, cfg.Namespace, owner)
@@ -148,7 +151,7 @@ func (d *Deployer) applyRelease(ctx context.Context, c *target.Clients, session 
 		if err != nil {
 			return nil, err
 		}
-		if last != nil && last.Info.Status == release.StatusDeployed && prev.Hash == hash &&
+		if sameHashSays && last != nil && last.Info.Status == release.StatusDeployed && prev.Hash == hash &&
 			prev.Release != nil && prev.Release.Revision == last.Version && owner.holds(last) {
 			objs, err := releaseObjects(last)
 			if err != nil {

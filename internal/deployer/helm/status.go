@@ -1,13 +1,12 @@
 package helm
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // StatusAPIVersion is the apiVersion of ProviderStatus.
@@ -66,15 +65,16 @@ func (s ProviderStatus) result(exports map[string]any) deployer.Result {
 }
 
 // deploymentHash identifies a deployment: the same chart content, values
-// and options give the same hash.
-func deploymentHash(chartDigest string, cfg *ProviderConfiguration) string {
-	b, _ := json.Marshal(struct {
+// and options give the same hash. It is kept in the provider status, so
+// it is the fingerprint without the write-only forms wo: values holding
+// one hash the same whatever the value, and applyRelease does not take
+// an equal hash for the same deployment then.
+func deploymentHash(chartDigest string, cfg *ProviderConfiguration, wo fingerprint.Forms) string {
+	return fingerprint.Value(struct {
 		Chart     string
 		Values    map[string]any
 		Options   *DeploymentConfig
 		CreateNS  bool
 		Namespace string
-	}{chartDigest, cfg.values(), cfg.HelmDeploymentConfig, cfg.CreateNamespace, cfg.Namespace})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
+	}{chartDigest, cfg.values(), cfg.HelmDeploymentConfig, cfg.CreateNamespace, cfg.Namespace}, wo)
 }

@@ -46,7 +46,7 @@ func (s *Session) Apply(ctx context.Context, plan Plan, prev []ManagedResource) 
 		}
 		wanted[k] = true
 		s.stamp(d)
-		d.Hash = hashObject(d.Object, d.Spec)
+		d.Hash = hashObject(d.Object, d.Spec, s.writeOnly)
 		switch {
 		case d.Spec.Policy == PolicyIgnore:
 			status.remove(d.Ref()) // ignored from now on: never updated, never deleted

@@ -1,9 +1,7 @@
 package manifest
 
 import (
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // fieldManager is the server-side-apply field manager of an item. Each
@@ -140,15 +139,16 @@ func foldStringData(o *unstructured.Unstructured) error {
 	return unstructured.SetNestedMap(o.Object, data, "data")
 }
 
-// hashObject hashes the object's JSON (map keys are sorted by encoding/json).
-func hashObject(o *unstructured.Unstructured, m Manifest) string {
-	b, _ := json.Marshal(struct {
+// hashObject is the fingerprint of the object's JSON (map keys are sorted
+// by encoding/json) without the write-only forms wo: the provider status
+// keeps it. An object holding one is still rewritten when the cluster's
+// differs (applyObject compares the live object too).
+func hashObject(o *unstructured.Unstructured, m Manifest, wo fingerprint.Forms) string {
+	return fingerprint.Value(struct {
 		O any             `json:"o"`
 		P json.RawMessage `json:"p,omitempty"`
 		A map[string]string
-	}{o.Object, m.PatchAfterDeployment, m.AnnotateBeforeCreate})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
+	}{o.Object, m.PatchAfterDeployment, m.AnnotateBeforeCreate}, wo)
 }
 
 // isCRD reports whether o is a CustomResourceDefinition.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
@@ -42,6 +43,11 @@ type Session struct {
 	// other opens a session on another target of the item by name
 	// (targetName, WithTargets); nil: none known.
 	other func(name string) (*Session, error)
+	// writeOnly are the item's write-only forms (deployer.Item.WriteOnly):
+	// the objects' hashes in the provider status are fingerprints
+	// without them; an object holding one is compared with the cluster
+	// by content all the same (applyObject).
+	writeOnly fingerprint.Forms
 
 	mu        sync.Mutex
 	resetOnce bool
@@ -76,9 +82,10 @@ func (s *Session) WithOwner(item deployer.Item) *Session {
 
 // WithCall makes the session use what the engine gives item's call: the
 // parallelism slot it gives back while it only waits (Item.GoIdle) and
-// the job's shared reads (Item.SharedReads). WithOwner does it too.
+// the job's shared reads (Item.SharedReads), and its write-only forms
+// (Item.WriteOnly). WithOwner does it too.
 func (s *Session) WithCall(item deployer.Item) *Session {
-	s.idle, s.shared = item.GoIdle, item.SharedReads
+	s.idle, s.shared, s.writeOnly = item.GoIdle, item.SharedReads, item.WriteOnly
 	return s
 }
 

@@ -6,8 +6,6 @@ package mock
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -17,6 +15,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 var (
@@ -66,7 +65,7 @@ func (d *Deployer) Apply(ctx context.Context, item deployer.Item) (deployer.Resu
 			failure.NewTransient("MockTransient", fmt.Errorf("mock deploy item %q: scripted transient failure %d of %d", item.Name, n, cfg.TransientFailures))
 	}
 	d.mu.Lock()
-	d.cluster[item.ID] = hash(item.Config)
+	d.cluster[item.ID] = hash(item.Config, nil) // the simulated cluster holds the real config
 	d.mu.Unlock()
 	res := deployer.Result{ProviderStatus: providerStatus(item, cfg), Exports: cfg.Export}
 	if err := sleep(ctx, cfg.delay); err != nil {
@@ -121,7 +120,7 @@ func (d *Deployer) Drift(_ context.Context, item deployer.Item) (deployer.DriftR
 	switch {
 	case !ok:
 		return deployer.DriftReport{Drifted: true, Reason: fmt.Sprintf("mock deploy item %q does not exist", item.Name)}, nil
-	case deployed != hash(item.Config):
+	case deployed != hash(item.Config, nil):
 		return deployer.DriftReport{Drifted: true, Reason: fmt.Sprintf("mock deploy item %q is deployed with another config", item.Name)}, nil
 	}
 	return deployer.DriftReport{}, nil
@@ -193,13 +192,14 @@ func providerStatus(item deployer.Item, cfg parsed) json.RawMessage {
 	if len(cfg.ProviderStatus) > 0 {
 		return cfg.ProviderStatus
 	}
-	b, _ := json.Marshal(map[string]string{"id": item.ID, "configHash": hash(item.Config)})
+	b, _ := json.Marshal(map[string]string{"id": item.ID, "configHash": hash(item.Config, item.WriteOnly)})
 	return b
 }
 
-func hash(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
+// hash is the first 64 bits of the config's fingerprint: the provider
+// status is stored.
+func hash(b []byte, wo fingerprint.Forms) string {
+	return fingerprint.Encoded(b, wo)[:16]
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -93,7 +93,7 @@ func (r *run) call(it *snapshot.DeployItem, target *api.Target, phaseName string
 		return err
 	}
 	c.Item.Timeouts.Pickup, c.Item.Timeouts.Abort = r.j.PickupTimeout, r.j.AbortTimeout
-	c.Item.Context, c.Item.SharedReads = r.j.LandscaperContext, r.j.SharedReads
+	c.Item.Context, c.Item.SharedReads, c.Item.WriteOnly = r.j.LandscaperContext, r.j.SharedReads, r.spec.WriteOnly
 	measured := c.Item.Timeouts.Progressing // the engine's clock: 0 when the deployer keeps it
 	if r.j.Registry.HandsOff(c.Item) {
 		measured = 0

@@ -16,6 +16,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Spec is what the parent installation templated for its execution.
@@ -30,6 +31,16 @@ type Spec struct {
 	OrphanTargets snapshot.TargetImports
 	// Files is the blueprint filesystem, handed to deployers.
 	Files fs.FS
+	// WriteOnly are the installation's write-only forms: item config
+	// hashes are their fingerprints, an item holding one is applied also
+	// when updateOnChangeOnly (its hash cannot say it changed), and its
+	// deployer is told (deployer.Item.WriteOnly).
+	WriteOnly fingerprint.Forms
+	// Recorded says the items are recorded configurations, not rendered
+	// ones (Engine.Replay): an item whose write-only values were masked
+	// where it was recorded (snapshot.DeployItem.Masked) no longer says
+	// what to deploy, so it fails instead of deploying the mask.
+	Recorded bool
 }
 
 // run is one execution's flow in one job. Only its goroutine touches exec;
@@ -124,7 +135,7 @@ func (r *run) init() error {
 			it = &snapshot.DeployItem{ID: r.spec.Path + "/" + t.Name, Name: t.Name, Phase: api.DeployItemPhaseInit}
 		}
 		it.Type, it.Target, it.DependsOn, it.Config = t.Type, t.Target, t.DependsOn, t.Config
-		it.ConfigHash = snapshot.HashEncoded(t.Config) // rendered: json.Marshal output
+		it.ConfigHash = fingerprint.Encoded(t.Config, r.spec.WriteOnly) // rendered: json.Marshal output
 		it.Timeout, it.UpdateOnChangeOnly = t.Timeout, t.UpdateOnChangeOnly
 		items = append(items, it)
 	}

@@ -1,25 +1,33 @@
 package execution
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
 )
 
 // applyItem is one deploy item's Progressing: trigger it with the job ID,
 // call its deployer (retrying transient errors with backoff, bounded by the
 // item's timeout) and record what exists even when it fails.
 func (r *run) applyItem(it *snapshot.DeployItem) outcome {
+	// A config holding a write-only value has the same fingerprint
+	// whatever the value: the hash cannot say it is unchanged.
 	unchanged := it.UpdateOnChangeOnly && it.Phase == api.DeployItemPhaseSucceeded &&
-		it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0
+		it.AppliedConfigHash == it.ConfigHash && len(it.ProviderStatus) > 0 && !r.spec.WriteOnly.Held(it.Config)
 	it.JobID, it.Phase, it.LastError = r.j.ID, api.DeployItemPhaseProgressing, nil
 	r.j.Log.Info("deploy item started", "deployItem", it.ID, "type", it.Type, "jobID", r.j.ID)
 	start := time.Now()
 	var err error
-	if !unchanged { // updateOnChangeOnly items are applied only when their config changed
+	switch {
+	case r.spec.Recorded && it.Masked():
+		err = failure.NewTerminal("WriteOnlyNotRecorded", fmt.Errorf("deploy item %s: its configuration held write-only values (imports.data_wo), "+
+			"which are recorded nowhere: apply the installation with them (change data_wo_version) to apply it again", it.ID))
+	case !unchanged: // updateOnChangeOnly items are applied only when their config changed
 		err = r.callApply(it)
 	}
 	it.JobIDFinished = r.j.ID

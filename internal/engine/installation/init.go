@@ -47,7 +47,7 @@ func (r *run) init() error {
 	}
 	r.children = children
 	r.execSpec = execution.Spec{Path: r.spec.Path, Items: rd.rendered.DeployItems, Targets: r.node.Targets,
-		OrphanTargets: prevTargets, Files: r.spec.Blueprint.Files}
+		OrphanTargets: prevTargets, Files: r.spec.Blueprint.Files, WriteOnly: r.spec.WriteOnly}
 	return nil
 }
 

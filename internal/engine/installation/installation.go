@@ -19,6 +19,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/phase"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Spec is an installation as its parent (or, for the root, the caller)
@@ -39,6 +40,10 @@ type Spec struct {
 	// Source is where a subinstallation's blueprint comes from (nil for
 	// the root); recorded for Drift.
 	Source *api.SubinstallationBlueprint
+	// WriteOnly are the root's write-only forms, which a subinstallation
+	// inherits (its imports may carry them): the installation's stored
+	// hashes are fingerprints without them (RootSpec.WriteOnly).
+	WriteOnly fingerprint.Forms
 
 	// rendering is set when RenderTree rendered the installation already.
 	rendering *rendering

@@ -12,6 +12,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/dag"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine/snapshot"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/failure"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // rendering is what an installation's Init computes before anything runs:
@@ -24,12 +25,16 @@ type rendering struct {
 	imports  blueprint.Imports
 	rendered *blueprint.Rendered
 	subs     []*subSpec
+	// writeOnly are the spec's write-only forms.
+	writeOnly fingerprint.Forms
 }
 
-// importsHash is the hash of the imports after importDataMappings, which
-// the job records (snapshot.Installation.ImportsHash) and the plan
-// compares with it (RenderedTree.ImportsHash).
-func (rd *rendering) importsHash() string { return snapshot.Hash(rd.imports) }
+// importsHash is the fingerprint of the imports after
+// importDataMappings, which the job records
+// (snapshot.Installation.ImportsHash) and the plan compares with it
+// (RenderedTree.ImportsHash): a changed write-only value alone does not
+// change it.
+func (rd *rendering) importsHash() string { return fingerprint.Value(rd.imports, rd.writeOnly) }
 
 // subSpec is one rendered subinstallation before it runs.
 type subSpec struct {
@@ -91,7 +96,7 @@ func renderOne(ctx context.Context, spec Spec, imports blueprint.Imports, state 
 			subs[i].preds = append(subs[i].preds, index[d])
 		}
 	}
-	return &rendering{imports: imports, rendered: rendered, subs: subs}, nil
+	return &rendering{imports: imports, rendered: rendered, subs: subs, writeOnly: spec.WriteOnly}, nil
 }
 
 // spec is the Spec of the subinstallation in its parent's job; imports
@@ -104,6 +109,7 @@ func (s *subSpec) spec(parent Spec, imports func() (blueprint.Imports, error)) S
 		Imports:    imports,
 		ImportRefs: s.importRefs, ExportRefs: s.exportRefs,
 		Source:    &s.tmpl.Blueprint,
+		WriteOnly: parent.WriteOnly,
 		rendering: s.rendering,
 	}
 }
@@ -263,7 +269,7 @@ func (t *RenderedTree) add(ctx context.Context, spec Spec, prev *snapshot.Instal
 	for _, i := range dag.Order(nodes) {
 		it := items[i]
 		t.Items = append(t.Items, RenderedItem{ID: spec.Path + "/" + it.Name, Installation: spec.Path, Name: it.Name,
-			Type: it.Type, Execution: it.Execution, Source: it.Source, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: snapshot.HashEncoded(it.Config), Config: it.Config})
+			Type: it.Type, Execution: it.Execution, Source: it.Source, Target: it.Target, DependsOn: it.DependsOn, ConfigHash: fingerprint.Encoded(it.Config, spec.WriteOnly), Config: it.Config})
 	}
 	prevSubs := map[string]*snapshot.Installation{}
 	if prev != nil {

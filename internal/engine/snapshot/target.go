@@ -1,9 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -11,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // Select resolves a deploy item's target selector: `{import: x}` a single
@@ -99,42 +97,14 @@ func (t TargetImports) ByName() (byName map[string]*api.Target, ambiguous []stri
 	return byName, ambiguous
 }
 
-// Hash is a short, stable hash of a JSON-encodable value: map keys are
-// sorted by encoding/json and raw JSON is re-encoded, so key order and
-// whitespace do not change it; numbers keep their digits (api.DecodeExact), so
-// integers that differ only above 2^53 hash differently.
-func Hash(v any) string {
-	if raw, ok := v.(json.RawMessage); ok {
-		var decoded any
-		if len(raw) > 0 && api.DecodeExact(raw, &decoded) == nil {
-			v = decoded
-		}
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte(fmt.Sprintf("%#v", v))
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
-}
+// Hash is fingerprint.Value without write-only forms: for data that
+// holds none (targets, which the snapshot keeps as they are) or is
+// compared but not stored. A hash of configuration data that is stored
+// goes through package fingerprint with the installation's forms.
+func Hash(v any) string { return fingerprint.Value(v, nil) }
 
-// HashEncoded is Hash(raw) for raw that json.Marshal wrote from a decoded
-// value, as a rendered deploy item's config is (blueprint's
-// decodeDeployItems): its keys are sorted, it is compact and its numbers
-// are as api.DecodeExact reads them back, so decoding and encoding it again
-// would give the same bytes. It skips that round trip, which was a fifth of
-// the rendering of 1,000 items. TestHashEncoded holds it to Hash.
-func HashEncoded(raw json.RawMessage) string {
-	// No config is hashed as null. json.Marshal writes invalid UTF-8 as
-	// the escape \ufffd but U+FFFD itself unescaped, so such text is not
-	// a fixed point: hash it the long way (a literal `\\ufffd` matches
-	// too, which only costs time).
-	if len(raw) == 0 || bytes.Contains(raw, []byte(`\ufffd`)) {
-		return Hash(raw)
-	}
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:16])
-}
+// HashEncoded is fingerprint.Encoded without write-only forms.
+func HashEncoded(raw json.RawMessage) string { return fingerprint.Encoded(raw, nil) }
 
 // SameDestination reports whether two resolved targets deploy to the same
 // place. For a kubernetes-cluster target that is the API server and the

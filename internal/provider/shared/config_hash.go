@@ -2,14 +2,14 @@ package shared
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/fingerprint"
 )
 
 // configHashKeyName is the private-state key of the installation's
@@ -105,9 +105,8 @@ func (k ConfigHashKey) Store(ctx context.Context, p PrivateSetter, diags *diag.D
 // configurations keep equal hashes within one installation, so a plan
 // still shows which items change.
 func (k ConfigHashKey) hash(engineHash string) string {
-	m := hmac.New(sha256.New, k)
-	m.Write([]byte(engineHash))
-	return hex.EncodeToString(m.Sum(nil)[:16])
+	// The engine hash is a fingerprint already (without write-only forms).
+	return fingerprint.Keyed(k, nil, engineHash)
 }
 
 // KeyRows replaces the engine hashes of rows with keyed ones.

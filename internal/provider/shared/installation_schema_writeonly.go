@@ -20,7 +20,9 @@ import (
 // (the framework nulls them in plan and state), so the model the spec is
 // built from takes them from there (withWriteOnly), and what the job
 // stores — the engine snapshot in private state, exports in state — has
-// them masked (maskWriteOnly, installation_writeonly_mask.go).
+// them masked (maskWriteOnly, installation_writeonly_mask.go), and every
+// stored hash is of the data without them (RootSpec.WriteOnly, package
+// fingerprint).
 
 // writeOnlyImportAttributes are the imports attributes of write-only data.
 func writeOnlyImportAttributes() map[string]schema.Attribute {
@@ -29,10 +31,11 @@ func writeOnlyImportAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Write-only data imports (Terraform ≥ 1.11, OpenTofu ≥ 1.11): an object of import name → any " +
 				"value, like `data`, e.g. from an ephemeral resource or variable. The values render and deploy the installation " +
 				"but are never stored: not in state, not in plan files, and not in the engine snapshot in private state, where " +
-				"each string value (and its base64) is replaced by `(write-only)`, also in exports. Deploy items whose " +
-				"configuration held one are therefore not checked for drift. Terraform does not compare write-only values " +
-				"with anything stored, so change `data_wo_version` to run a job with new values (a changed value that changes " +
-				"the rendered deploy items or the imports hash shows in the plan as well). The names must differ from those " +
+				"each string value (and its base64) is replaced by `(write-only)`, also in exports and in the inventory's " +
+				"records; no stored hash depends on them. Deploy items whose configuration held one are therefore not checked " +
+				"for drift, and are applied by every job (also with `updateOnChangeOnly`). Terraform does not compare write-only " +
+				"values with anything stored, so a changed value alone plans no change: change `data_wo_version` to run a job " +
+				"with new values. The names must differ from those " +
 				"of `data`. Every value inside must be a string of at least 4 characters: the mask works on text, so numbers, " +
 				"bools and shorter strings are refused (give those in `data`)."},
 		"data_wo_version": schema.Int64Attribute{Optional: true,

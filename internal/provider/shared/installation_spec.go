@@ -16,6 +16,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/template"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/redact"
 )
 
 // This file turns an installation's configuration into the engine's
@@ -130,6 +131,9 @@ func buildRootSpec(ctx context.Context, in *SpecInputs, m InstallationModel) (en
 	if err != nil {
 		return spec, err
 	}
+	// The installation's own write-only forms, not all the provider
+	// registered: its stored hashes must not depend on other installations.
+	spec.WriteOnly = redact.WriteOnlyForms(WriteOnlyValue(ctx, m))
 	if spec.ImportDataMappings, err = dataMappings(ctx, m.ImportDataMappings, path.Root("import_data_mappings")); err != nil {
 		return spec, err
 	}

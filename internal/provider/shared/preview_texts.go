@@ -58,13 +58,14 @@ func ParseTexts(v types.String) (map[string]string, bool) {
 }
 
 // PreviewOptions are the options of one preview: the marks continue
-// prior under key (nil: none yet), the provider's secrets are masked and
+// prior under key (nil: none yet) and fingerprint values without the
+// registered write-only forms, the provider's secrets are masked and
 // capabilities are the recorded ones.
 func (d *ProviderData) PreviewOptions(mode string, key ConfigHashKey, prior map[string]preview.Mark, caps map[string]*deployer.Capabilities) instance.PreviewOptions {
 	var sensitive preview.Sensitive
 	sensitive.Add(d.Security.Secrets.Values()...)
 	sensitive.AddBoolPaths(d.Security.Secrets.BoolPaths()...)
-	opts := instance.PreviewOptions{Marks: preview.NewMarks(key, prior), Sensitive: &sensitive, Capabilities: caps}
+	opts := instance.PreviewOptions{Marks: preview.NewMarks(key, prior, d.Security.Secrets.WriteOnly()), Sensitive: &sensitive, Capabilities: caps}
 	if mode == PlanDiffServer {
 		opts.Server = &instance.ServerOptions{}
 	}
