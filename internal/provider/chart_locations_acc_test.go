@@ -54,6 +54,8 @@ func TestAccInstallation_ociChartTagAtPlan(t *testing.T) {
 	if out := w.mustRun("plan", "-input=false", "-no-color"); !strings.Contains(out, "build: second") {
 		t.Fatalf("the plan of a listed tag does not preview it:\n%s", out)
 	}
+	// Applied, so that the state shows objects, not the create's note.
+	w.mustRun("apply", "-input=false", "-auto-approve")
 	for _, ref := range []string{"/charts/bump:0.3.0-s3cr3t", "/other/bump:0.1.0"} {
 		w.write(config(ref))
 		out := w.mustRun("plan", "-input=false", "-no-color")
@@ -61,6 +63,6 @@ func TestAccInstallation_ociChartTagAtPlan(t *testing.T) {
 			t.Errorf("the plan of %s was previewed:\n%s", ref, out)
 		}
 	}
-	w.write(config("/charts/bump:0.1.0"))
+	w.write(config("/charts/bump:0.2.0"))
 	w.mustRun("destroy", "-input=false", "-auto-approve")
 }
