@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/blueprint/component"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/helm"
 )
 
@@ -34,15 +35,21 @@ var (
 	_ helm.OCITagLister  = ChartAccess{}
 )
 
+// registry is the registry access with the Context's registry pull
+// secrets (the provider's own when the Context gives none).
+func (c ChartAccess) registry(ctx context.Context) (*component.Registry, error) {
+	s, err := c.ScopeOf(ctx, c.Ref)
+	if err != nil || s == nil {
+		return c.Registry, err
+	}
+	return s.Registry, nil
+}
+
 // OCIChart reads chart.ref with the Context's registry pull secrets.
 func (c ChartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
-	s, err := c.ScopeOf(ctx, c.Ref)
+	reg, err := c.registry(ctx)
 	if err != nil {
 		return nil, err
-	}
-	reg := c.Registry
-	if s != nil {
-		reg = s.Registry
 	}
 	return ociChart(ctx, reg, ref)
 }
@@ -50,13 +57,9 @@ func (c ChartAccess) OCIChart(ctx context.Context, ref string) ([]byte, error) {
 // OCITags lists an OCI repository's tags with the Context's registry pull
 // secrets (helm.OCITagLister).
 func (c ChartAccess) OCITags(ctx context.Context, repository string) ([]string, error) {
-	s, err := c.ScopeOf(ctx, c.Ref)
+	reg, err := c.registry(ctx)
 	if err != nil {
 		return nil, err
-	}
-	reg := c.Registry
-	if s != nil {
-		reg = s.Registry
 	}
 	return reg.Client.Tags(ctx, repository)
 }
@@ -64,13 +67,9 @@ func (c ChartAccess) OCITags(ctx context.Context, repository string) ([]string, 
 // FromComponent reads chart.fromResource; a component it must read from
 // a registry is read with the Context's registry pull secrets.
 func (c ChartAccess) FromComponent(ctx context.Context, ref helm.RemoteChartReference) ([]byte, error) {
-	s, err := c.ScopeOf(ctx, c.Ref)
+	reg, err := c.registry(ctx)
 	if err != nil {
 		return nil, err
-	}
-	reg := c.Registry
-	if s != nil {
-		reg = s.Registry
 	}
 	return c.fromComponent(ctx, reg, ref)
 }
