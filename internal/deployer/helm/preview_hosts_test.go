@@ -109,7 +109,9 @@ func TestPreview_RemoteChartLocations(t *testing.T) {
 		log.add(r)
 		_, _ = w.Write(tgz)
 	}))
-	remote := func(u string) map[string]any { return map[string]any{"archive": map[string]any{"remote": map[string]any{"url": u}}} }
+	remote := func(u string) map[string]any {
+		return map[string]any{"archive": map[string]any{"remote": map[string]any{"url": u}}}
+	}
 	runPlanFetchCases(t, &log, map[string]planFetchCase{
 		"new item":             {now: remote(base + "/app-2.0.0.tgz?leak=s3cr3t")},
 		"moved host":           {now: remote(base + "/app-2.0.0.tgz?leak=s3cr3t"), applied: remote("https://charts.example.com/app-1.0.0.tgz")},
