@@ -98,3 +98,16 @@ func (r *Registry) Types() []string {
 	sort.Strings(types)
 	return types
 }
+
+// Served names each registered type with the Go type of the deployer
+// serving it ("helm=*helm.Deployer"), sorted: what the plan-time checks of
+// rendered items depend on, so a plan that reuses an apply's rendering
+// (shared.RenderKey) does not outlive a change of who serves a type.
+func (r *Registry) Served() []string {
+	out := make([]string, 0, len(r.byType))
+	for t, d := range r.byType {
+		out = append(out, fmt.Sprintf("%s=%T", t, d))
+	}
+	sort.Strings(out)
+	return out
+}

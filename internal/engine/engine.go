@@ -103,15 +103,34 @@ type DeleteOptions = deployer.DeleteOptions
 // The returned snapshot is never nil and records what exists, also when
 // the error is non-nil, ctx ended (interrupt) or a timeout hit.
 func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Snapshot, error) {
+	res, err := e.ApplyJob(ctx, spec, prev)
+	return res.Snapshot, err
+}
+
+// Applied is what one install job leaves.
+type Applied struct {
+	// Snapshot is Apply's: never nil.
+	Snapshot *Snapshot
+	// Replayable says the job rendered its whole tree before deploying
+	// and rendering it again from the same inputs gives the same deploy
+	// items, with no warning (RenderedTree.Replayable, and no deploy
+	// item warned): a plan whose inputs are this job's may reuse its
+	// rendering instead of rendering again.
+	Replayable bool
+}
+
+// ApplyJob is Apply, saying also whether the job's rendering may be
+// reused (Applied.Replayable).
+func (e *Engine) ApplyJob(ctx context.Context, spec RootSpec, prev *Snapshot) (Applied, error) {
 	prevRoot := rootOf(prev)
 	j := e.newJob(ctx, jobRefs(spec, prevRoot))
 	j.LandscaperContext = spec.Context
 	if err := validateSpec(spec); err != nil {
-		return failedJob(j, spec.Name, prevRoot, err), err
+		return Applied{Snapshot: failedJob(j, spec.Name, prevRoot, err)}, err
 	}
 	if len(spec.StandIns) > 0 {
 		err := failure.NewTerminal("InvalidInstallation", errors.New("stand-in exports of subinstallations are for rendering only"))
-		return failedJob(j, spec.Name, prevRoot, err), err
+		return Applied{Snapshot: failedJob(j, spec.Name, prevRoot, err)}, err
 	}
 	if prevRoot != nil && !snapshot.Finished(prevRoot.JobID, prevRoot.JobIDFinished) {
 		// Decision (doc.go): an unfinished job is not resumed; this job
@@ -127,12 +146,13 @@ func (e *Engine) Apply(ctx context.Context, spec RootSpec, prev *Snapshot) (*Sna
 	}
 	if err != nil {
 		err = fmt.Errorf("installation %s: phase Init: %w", spec.Name, err)
-		return failedJob(j, spec.Name, prevRoot, err), err
+		return Applied{Snapshot: failedJob(j, spec.Name, prevRoot, err)}, err
 	}
 	j.Log.Info("job started", "installation", spec.Name, "jobID", j.ID)
+	replayable := tree.Replayable() && len(e.itemWarnings(tree.Items)) == 0
 	root, err := installation.Run(j, tree.Root(), prevRoot)
 	j.Log.Info("job finished", "installation", spec.Name, "jobID", j.ID, "phase", string(root.Phase))
-	return &Snapshot{Version: snapshot.Version, Root: root}, err
+	return Applied{Snapshot: &Snapshot{Version: snapshot.Version, Root: root}, Replayable: replayable}, err
 }
 
 // Delete runs the delete flow on everything prev records. It returns an

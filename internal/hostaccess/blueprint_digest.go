@@ -24,7 +24,31 @@ func BlueprintDigest(bp *blueprint.Blueprint, comp *blueprint.Component) (string
 	if versions := comp.DigestSummary(); versions != "" {
 		_, _ = io.WriteString(h, "components\x00"+versions+"\x00")
 	}
-	err := fs.WalkDir(bp.Files, ".", func(name string, d fs.DirEntry, err error) error {
+	if err := hashFiles(h, bp.Files); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ComponentFilesDigest hashes the files of the component archive a local
+// component descriptor came from (its blobs, which nested blueprints and
+// resources are read from); "" for a component without one (inline, or
+// read from a registry, whose manifest digests BlueprintDigest holds).
+func ComponentFilesDigest(comp *blueprint.Component) (string, error) {
+	if comp == nil || comp.Archive == nil {
+		return "", nil
+	}
+	h := sha256.New()
+	if err := hashFiles(h, comp.Archive); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFiles writes every file of files into h: names and contents, in
+// walk order, which is lexical.
+func hashFiles(h io.Writer, files fs.FS) error {
+	return fs.WalkDir(files, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -38,12 +62,12 @@ func BlueprintDigest(bp *blueprint.Blueprint, comp *blueprint.Component) (string
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if info, err := fs.Stat(bp.Files, name); err == nil && info.IsDir() {
+			if info, err := fs.Stat(files, name); err == nil && info.IsDir() {
 				return fmt.Errorf("%s is a symbolic link to a directory, which a blueprint cannot contain: "+
 					"copy the directory into the blueprint, or link its files one by one", name)
 			}
 		}
-		f, err := bp.Files.Open(name)
+		f, err := files.Open(name)
 		if err != nil {
 			return err
 		}
@@ -53,10 +77,6 @@ func BlueprintDigest(bp *blueprint.Blueprint, comp *blueprint.Component) (string
 		_, _ = io.WriteString(h, "\x00")
 		return err
 	})
-	if err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // notInBlueprint reports whether a file or folder of that name is

@@ -88,6 +88,9 @@ type Applied struct {
 	// inventory but were not one it wrote (inventory.Recorder.Ignored):
 	// nothing they listed was used. For the user's warning.
 	Ignored []string
+	// Replayable: the job succeeded and its rendering may be reused by a
+	// plan with the same inputs (engine.Applied.Replayable).
+	Replayable bool
 }
 
 // Apply runs one install job of spec as resource instance instance,
@@ -111,7 +114,8 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 			return Applied{Ignored: rec.Ignored()}, err
 		}
 	}
-	snap, err := e.Apply(ctx, spec, prev)
+	res, err := e.ApplyJob(ctx, spec, prev)
+	snap := res.Snapshot
 	if lost {
 		err = errors.Join(err, settleLostState(ctx, e, rec, snap, err == nil))
 	}
@@ -122,7 +126,7 @@ func (r Runner) Apply(ctx context.Context, spec engine.RootSpec, prev *engine.Sn
 	if err != nil {
 		err = failureReport(snap, err)
 	}
-	return Applied{Snapshot: snap, Start: prev, Ignored: rec.Ignored()}, err
+	return Applied{Snapshot: snap, Start: prev, Ignored: rec.Ignored(), Replayable: err == nil && res.Replayable}, err
 }
 
 // Delete runs the delete job of prev as resource instance instance. The

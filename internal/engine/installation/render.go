@@ -167,6 +167,9 @@ type RenderedInstallation struct {
 
 	files   fs.FS
 	targets snapshot.TargetImports
+	// replayable: its blueprint's executions and its data mappings render
+	// the same from the same inputs (RenderedTree.Replayable).
+	replayable bool
 }
 
 // Files are the files of the blueprint that rendered the installation's
@@ -226,6 +229,24 @@ func (t *RenderedTree) ImportsHash() string {
 	return t.root.rendering.importsHash()
 }
 
+// Replayable says whether rendering the tree again from the same inputs
+// gives the same deploy items: every installation rendered (none pending,
+// none stood in for), each one's executions and data mappings are
+// replayable (blueprint.Replayable), and nothing warned — a plan that
+// reuses the rendering shows no warning, so a tree that warns renders at
+// every plan.
+func (t *RenderedTree) Replayable() bool {
+	if t == nil || len(t.Unknown) > 0 || len(t.standIns) > 0 || len(t.Warnings) > 0 {
+		return false
+	}
+	for _, in := range t.Installations {
+		if !in.replayable {
+			return false
+		}
+	}
+	return len(t.Installations) > 0
+}
+
 // Root is the root's Spec carrying the renderings: Run started with it
 // renders only the installations the tree could not.
 func (t *RenderedTree) Root() Spec { return t.root }
@@ -260,7 +281,8 @@ func (t *RenderedTree) add(ctx context.Context, spec Spec, prev *snapshot.Instal
 	t.Warnings = append(t.Warnings, prefixed(spec.Path, rd.rendered.Warnings)...)
 	t.Installations = append(t.Installations, RenderedInstallation{Path: spec.Path, ImportRefs: spec.ImportRefs,
 		ExportRefs: spec.ExportRefs, files: spec.Blueprint.Files,
-		targets: snapshot.TargetImports{Single: rd.imports.Targets, Lists: rd.imports.TargetLists, Maps: rd.imports.TargetMaps}})
+		targets:    snapshot.TargetImports{Single: rd.imports.Targets, Lists: rd.imports.TargetLists, Maps: rd.imports.TargetMaps},
+		replayable: spec.Blueprint.Replayable() && blueprint.MappingsReplayable(spec.ImportDataMappings) && blueprint.MappingsReplayable(spec.ExportDataMappings)})
 	items := rd.rendered.DeployItems
 	nodes := make([]dag.Node, len(items))
 	for i, it := range items {

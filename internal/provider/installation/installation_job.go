@@ -56,7 +56,11 @@ func (d *InstallationData) apply(ctx context.Context, m shared.InstallationModel
 	d.Security.LearnSnapshot(job.Snapshot, sensitive)
 	out, encErr := outcomeOf(job.Snapshot, prevBytes)
 	out.ignored = job.Ignored
-	return out, errors.Join(jobErr, encErr, out.renderedFrom(spec))
+	digestErr := out.renderedFrom(spec)
+	if job.Replayable && digestErr == nil {
+		out.renderInputs = d.RenderInputsOf(spec, out.blueprintDigest)
+	}
+	return out, errors.Join(jobErr, encErr, digestErr)
 }
 
 // delete runs the delete flow; a nil outcome means everything is gone.

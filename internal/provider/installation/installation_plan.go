@@ -53,10 +53,17 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// Tokens of getServiceAccountKubeconfig in deploy executions: reused
 	// from the last apply while fresh, else known after apply.
 	renderCtx, tokens := r.Data.WithTokenBook(ctx, req.Private, false)
-	rendered := planDeployItems(renderCtx, in, r.Data.EngineOrNil(), specModel, prevBytes, &resp.Diagnostics)
+	reuse := renderReuse{data: r.Data.providerData(), key: hashKey}
+	if leftAsItIs(plan, state, r.Data.planDiffMode(plan)) {
+		reuse.stored = shared.StoredRenderKey(ctx, req.Private)
+	}
+	rendered := planDeployItems(renderCtx, in, r.Data.EngineOrNil(), specModel, prevBytes, reuse, &resp.Diagnostics)
+	if rendered.reused && verifyRenderReuse() && !resp.Diagnostics.HasError() {
+		r.verifyReuse(renderCtx, in, specModel, prevBytes, hashKey, plan, *state, &resp.Diagnostics)
+	}
 	in.Notes.AddTo(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	if resp.Diagnostics.HasError() || rendered.reused {
+		return // reused: the inputs are the last apply's, nothing to do
 	}
 	// Without a key (a create; state from before keys) the rows keep the
 	// engine's hashes, which is what such a state holds, and the plan
@@ -65,12 +72,7 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		hashKey.KeyRows(rendered.rows)
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
-	// A job that failed outside the deploy items (Completing, a
-	// subinstallation) leaves them Succeeded but the phase Failed: only a
-	// Succeeded installation can have nothing to do.
-	if state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
-		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
-		state.BlueprintDigest.ValueString() == rendered.digest {
+	if itemsUnchanged(plan, state, rendered) {
 		if previewSettled(*state, r.Data.planDiffMode(plan)) && plan.PlanDiff.Equal(state.PlanDiff) {
 			return // nothing to do: keep every computed value as it is
 		}
@@ -150,6 +152,10 @@ type plannedItems struct {
 	// predictExports asks the previews for the root's exports too
 	// (installation_exports_plan.go).
 	predictExports bool
+	// reused: nothing was rendered, as the inputs are those of the last
+	// apply, whose rendering the state holds (renderReuse); the other
+	// fields are zero.
+	reused bool
 }
 
 // matches reports whether the state's deploy items are what the plan
@@ -192,8 +198,20 @@ func (p plannedItems) coversUnknown(itemPath string) bool {
 	return false
 }
 
-// planDeployItems renders the tree without a cluster.
-func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engine, plan shared.InstallationModel, prevBytes []byte, diags *diag.Diagnostics) plannedItems {
+// itemsUnchanged reports whether the rendered deploy items are the
+// state's and nothing else the job would read changed. A job that failed
+// outside the deploy items (Completing, a subinstallation) leaves them
+// Succeeded but the phase Failed: only a Succeeded installation can have
+// nothing to do.
+func itemsUnchanged(plan shared.InstallationModel, state *shared.InstallationModel, rendered plannedItems) bool {
+	return state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
+		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
+		state.BlueprintDigest.ValueString() == rendered.digest
+}
+
+// planDeployItems renders the tree without a cluster, or reuses the last
+// apply's rendering when its inputs are that apply's (renderReuse).
+func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engine, plan shared.InstallationModel, prevBytes []byte, reuse renderReuse, diags *diag.Diagnostics) plannedItems {
 	spec, err := shared.RootSpec(ctx, in, plan)
 	components := types.MapUnknown(types.StringType)
 	if spec.Blueprint != nil {
@@ -224,6 +242,9 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	// through imports.data, also without a refresh (-refresh=false), and
 	// must be masked in their deploy_item_objects.
 	in.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
+	if reuse.matches(spec, prevBytes) {
+		return plannedItems{reused: true}
+	}
 	tree, rows := shared.RenderTree(ctx, in.Security, eng, spec, prev, diags)
 	if tree == nil {
 		if shared.TokensPending(ctx) {

@@ -141,6 +141,7 @@ func (r *InstallationResource) runJob(ctx context.Context, plan shared.Installat
 	out.diags.Append(r.Data.Security.SetSnapshot(ctx, out.private, outcome.snapshot)...)
 	out.diags.Append(r.Data.Security.MarkApplied(ctx, out.private)...) // derived from the configuration now
 	out.hashKey.Store(ctx, out.private, out.diags)
+	out.diags.Append(r.Data.Security.RecordRenderKey(ctx, out.private, out.hashKey, outcome.renderInputs, err == nil)...)
 	recordInstance(ctx, out.private, instance, out.diags)
 	if err != nil {
 		shared.AddError(out.diags, r.Data.Security, "Installation Failed", err)

@@ -49,6 +49,9 @@ type installationOutcome struct {
 	// ignored are the inventory Secrets the job did not use
 	// (instance.Applied.Ignored), for a warning.
 	ignored []string
+	// renderInputs are what the job's rendering read, when a plan with
+	// the same inputs may reuse it (shared.RenderInputs; zero otherwise).
+	renderInputs shared.RenderInputs
 }
 
 // toModel copies the outcome into the model, keeping the configuration.

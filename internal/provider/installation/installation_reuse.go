@@ -1,0 +1,98 @@
+package installation
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
+)
+
+// A no-op plan reuses the last apply's rendering instead of rendering the
+// tree again when its inputs hash to the render key that apply recorded
+// (shared/render_key.go says what the key covers and when it is
+// recorded). The plan still reads everything the key covers — the
+// configuration's imports (Secret and ConfigMap imports from the host
+// cluster too), the blueprint's files, the component versions — so an
+// input that changed anywhere renders as before.
+
+// verifyRenderReuse says whether every reused rendering is checked: the
+// tree is rendered anyway and the plan fails where rendering again would
+// have planned a change. `make test` sets TF_LANDSCAPER_VERIFY_RENDER_REUSE,
+// so every acceptance test that plans twice checks the reuse.
+func verifyRenderReuse() bool { return os.Getenv("TF_LANDSCAPER_VERIFY_RENDER_REUSE") != "" }
+
+// renderReuse is what a plan needs to reuse a rendering: stored is the
+// key private state holds, "" when the state cannot be left as it is
+// anyway (leftAsItIs).
+type renderReuse struct {
+	data   *shared.ProviderData
+	key    shared.ConfigHashKey
+	stored string
+}
+
+// matches reports whether rendering spec from the snapshot prevBytes read
+// exactly what the apply that recorded the key read.
+func (r renderReuse) matches(spec engine.RootSpec, prevBytes []byte) bool {
+	if r.stored == "" || r.data == nil {
+		return false
+	}
+	digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)
+	if err != nil {
+		return false // rendering reports it
+	}
+	return r.data.RenderInputsOf(spec, digest).Key(r.key, prevBytes) == r.stored
+}
+
+// leftAsItIs reports whether, were the deploy items rendered to what the
+// state holds, the plan would leave the state as it is: the installation
+// succeeded with every item succeeded and error-free, the configuration
+// is the state's, and the previews are settled in the plan's mode.
+// Drift (an item the refresh marked Drifted) fails it.
+func leftAsItIs(plan shared.InstallationModel, state *shared.InstallationModel, mode string) bool {
+	if state == nil || state.Phase.ValueString() != string(api.InstallationPhaseSucceeded) || !configEqual(plan, *state) ||
+		!previewSettled(*state, mode) || !plan.PlanDiff.Equal(state.PlanDiff) {
+		return false
+	}
+	rows, ok := shared.StateRows(*state)
+	if !ok {
+		return false
+	}
+	for _, row := range rows {
+		if row.Phase != string(api.DeployItemPhaseSucceeded) || row.ErrorText() != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// verifyReuse renders the tree the plan reused and fails the plan when
+// rendering planned a change: a render key that covers too little.
+func (r *InstallationResource) verifyReuse(ctx context.Context, in shared.SpecInputs, spec shared.InstallationModel, prevBytes []byte,
+	key shared.ConfigHashKey, plan, state shared.InstallationModel, diags *diag.Diagnostics) {
+	var check diag.Diagnostics
+	rendered := planDeployItems(ctx, in, r.Data.EngineOrNil(), spec, prevBytes, renderReuse{}, &check)
+	if key != nil {
+		key.KeyRows(rendered.rows)
+	}
+	if !check.HasError() && itemsUnchanged(plan, &state, rendered) {
+		return
+	}
+	shared.AddError(diags, in.Security, "Render Reuse Would Hide A Change", fmt.Errorf(
+		"installation %s: the plan reused the last apply's rendering (its render key matched), but rendering again "+
+			"plans a change (%d diagnostics from rendering; digest %q against %q): please report this bug",
+		shared.RootName(plan), len(check), rendered.digest, state.BlueprintDigest.ValueString()))
+}
+
+// providerData is the provider's data; nil before Configure ran.
+func (d *InstallationData) providerData() *shared.ProviderData {
+	if d == nil {
+		return nil
+	}
+	return d.ProviderData
+}
