@@ -67,6 +67,20 @@ type benchState struct {
 
 func newBenchServer(b testing.TB, items int) *benchServer {
 	b.Helper()
+	return newServerOf(b, func(bpType tftypes.Object) tftypes.Value {
+		return nullObject(bpType, map[string]tftypes.Value{
+			"inline": tftypes.NewValue(bpType.AttributeTypes["inline"], map[string]tftypes.Value{
+				"blueprint.yaml":        tftypes.NewValue(tftypes.String, benchBlueprint),
+				"deploy-execution.yaml": tftypes.NewValue(tftypes.String, benchExecution(items)),
+			}),
+		})
+	})
+}
+
+// newServerOf is newBenchServer with the blueprint attribute that
+// blueprintOf makes of its type.
+func newServerOf(b testing.TB, blueprintOf func(tftypes.Object) tftypes.Value) *benchServer {
+	b.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(New("bench")())()
 	if err != nil {
@@ -86,13 +100,7 @@ func newBenchServer(b testing.TB, items int) *benchServer {
 		b.Fatalf("configure: %v %v", err, cresp.Diagnostics)
 	}
 	typ := schemas.ResourceSchemas[benchResource].ValueType().(tftypes.Object)
-	bpType := typ.AttributeTypes["blueprint"].(tftypes.Object)
-	blueprint := nullObject(bpType, map[string]tftypes.Value{
-		"inline": tftypes.NewValue(bpType.AttributeTypes["inline"], map[string]tftypes.Value{
-			"blueprint.yaml":        tftypes.NewValue(tftypes.String, benchBlueprint),
-			"deploy-execution.yaml": tftypes.NewValue(tftypes.String, benchExecution(items)),
-		}),
-	})
+	blueprint := blueprintOf(typ.AttributeTypes["blueprint"].(tftypes.Object))
 	config := nullObject(typ, map[string]tftypes.Value{
 		"name":      tftypes.NewValue(tftypes.String, "bench"),
 		"blueprint": blueprint,

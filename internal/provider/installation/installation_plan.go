@@ -58,18 +58,19 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		reuse.stored = shared.StoredRenderKey(ctx, req.Private)
 	}
 	rendered := planDeployItems(renderCtx, in, r.Data.EngineOrNil(), specModel, prevBytes, reuse, &resp.Diagnostics)
-	if rendered.reused && verifyRenderReuse() && !resp.Diagnostics.HasError() {
-		r.verifyReuse(renderCtx, in, specModel, prevBytes, hashKey, plan, *state, &resp.Diagnostics)
-	}
 	in.Notes.AddTo(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() || rendered.reused {
-		return // reused: the inputs are the last apply's, nothing to do
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	// Without a key (a create; state from before keys) the rows keep the
 	// engine's hashes, which is what such a state holds, and the plan
 	// shows config_hash as known after apply.
 	if hashKey != nil {
 		hashKey.KeyRows(rendered.rows)
+	}
+	if rendered.reused {
+		checkReuse(plan, state, rendered, in.Security, &resp.Diagnostics)
+		return // the inputs are the last apply's: nothing to do
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
 	if itemsUnchanged(plan, state, rendered) {
@@ -152,9 +153,9 @@ type plannedItems struct {
 	// predictExports asks the previews for the root's exports too
 	// (installation_exports_plan.go).
 	predictExports bool
-	// reused: nothing was rendered, as the inputs are those of the last
-	// apply, whose rendering the state holds (renderReuse); the other
-	// fields are zero.
+	// reused: the inputs are those of the last apply, whose rendering the
+	// state holds (renderReuse), so nothing was rendered and the other
+	// fields are zero — unless verifyRenderReuse rendered anyway.
 	reused bool
 }
 
@@ -242,7 +243,8 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	// through imports.data, also without a refresh (-refresh=false), and
 	// must be masked in their deploy_item_objects.
 	in.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
-	if reuse.matches(spec, prevBytes) {
+	reused := reuse.matches(spec, prevBytes)
+	if reused && !verifyRenderReuse() {
 		return plannedItems{reused: true}
 	}
 	tree, rows := shared.RenderTree(ctx, in.Security, eng, spec, prev, diags)
@@ -257,7 +259,7 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 		shared.AddError(diags, in.Security, "Invalid Installation", shared.AttrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
 		return plannedItems{}
 	}
-	out := plannedItems{known: true, digest: digest, rows: rows, components: components, tree: tree, prev: prev}
+	out := plannedItems{known: true, digest: digest, rows: rows, components: components, tree: tree, prev: prev, reused: reused}
 	out.importsUnchanged = prev.Empty() || prev.Root.ImportsHash == tree.ImportsHash()
 	for _, u := range tree.Unknown {
 		out.unknownPaths = append(out.unknownPaths, u.Path)

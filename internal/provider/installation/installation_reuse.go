@@ -1,7 +1,6 @@
 package installation
 
 import (
-	"context"
 	"fmt"
 	"os"
 
@@ -71,22 +70,16 @@ func leftAsItIs(plan shared.InstallationModel, state *shared.InstallationModel, 
 	return true
 }
 
-// verifyReuse renders the tree the plan reused and fails the plan when
-// rendering planned a change: a render key that covers too little.
-func (r *InstallationResource) verifyReuse(ctx context.Context, in shared.SpecInputs, spec shared.InstallationModel, prevBytes []byte,
-	key shared.ConfigHashKey, plan, state shared.InstallationModel, diags *diag.Diagnostics) {
-	var check diag.Diagnostics
-	rendered := planDeployItems(ctx, in, r.Data.EngineOrNil(), spec, prevBytes, renderReuse{}, &check)
-	if key != nil {
-		key.KeyRows(rendered.rows)
+// checkReuse fails the plan when the tree was rendered although its
+// rendering was reused (verifyRenderReuse) and rendering planned a
+// change: a render key that covers too little.
+func checkReuse(plan shared.InstallationModel, state *shared.InstallationModel, rendered plannedItems, sec *shared.Security, diags *diag.Diagnostics) {
+	if !rendered.known || itemsUnchanged(plan, state, rendered) {
+		return // not rendered (or pending), or rendered to the state's items
 	}
-	if !check.HasError() && itemsUnchanged(plan, &state, rendered) {
-		return
-	}
-	shared.AddError(diags, in.Security, "Render Reuse Would Hide A Change", fmt.Errorf(
+	shared.AddError(diags, sec, "Render Reuse Would Hide A Change", fmt.Errorf(
 		"installation %s: the plan reused the last apply's rendering (its render key matched), but rendering again "+
-			"plans a change (%d diagnostics from rendering; digest %q against %q): please report this bug",
-		shared.RootName(plan), len(check), rendered.digest, state.BlueprintDigest.ValueString()))
+			"plans a change to its deploy items: please report this bug", shared.RootName(plan)))
 }
 
 // providerData is the provider's data; nil before Configure ran.

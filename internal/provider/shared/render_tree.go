@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -25,6 +26,7 @@ import (
 // its deployer (unknown types, invalid configs); without one (provider not
 // configured) only rendered.
 func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec engine.RootSpec, prev *engine.Snapshot, diags *diag.Diagnostics) (*engine.RenderedTree, []DeployItemRow) {
+	renders.Add(1)
 	render := engine.Render
 	if eng != nil {
 		render = eng.Render
@@ -56,6 +58,14 @@ func RenderTree(ctx context.Context, sec *Security, eng *engine.Engine, spec eng
 	SortRows(rows)
 	return tree, rows
 }
+
+// renders counts RenderTree's calls.
+var renders atomic.Int64
+
+// Renders is how many trees this process has rendered at plan so far: a
+// no-op plan whose inputs are the last apply's renders none
+// (render_key.go), which the provider's tests hold it to.
+func Renders() int64 { return renders.Load() }
 
 // DeployItemRow is one deploy item, as the engine and the rendered
 // installation data source know it; state keeps part of it
