@@ -111,8 +111,8 @@ envoy_cleanup() {
 # BASE_REV's build), helm_release and helm install --wait, one after the
 # other, each a fresh install (CRDs included) followed by its removal.
 bench_envoy() {
-	local chart helm peer ours_dir base_dir_w peer_dir_w helm_ns baseline="$work/crds.baseline" i v t a
-	declare -A walls
+	local chart helm peer ours_dir base_dir_w peer_dir_w helm_ns baseline="$work/crds.baseline" i v t a c
+	declare -A walls cpus
 	chart=$(envoy_chart)
 	helm=$(helm_cli)
 	peer=$(peer_helm)
@@ -148,34 +148,40 @@ bench_envoy() {
 			esac
 			t=$(now)
 			if [ "$v" = helm ]; then
-				"$helm" install eg "$chart" -n "$helm_ns" --kubeconfig "$kubeconfig" --wait --timeout 4m >"$work/terraform.log" 2>&1 ||
+				/usr/bin/time -f '%U %S' -o "$work/time" "$helm" install eg "$chart" -n "$helm_ns" --kubeconfig "$kubeconfig" --wait --timeout 4m >"$work/terraform.log" 2>&1 ||
 					{ echo "helm install --wait failed (log: $work/terraform.log)" >&2; exit 1; }
 			else
-				tf apply -auto-approve || { echo "envoy ($v) failed (log: $work/terraform.log)" >&2; exit 1; }
+				/usr/bin/time -f '%U %S' -o "$work/time" "$terraform" -chdir="$WORKDIR" apply -auto-approve -input=false -no-color >"$work/terraform.log" 2>&1 ||
+					{ echo "envoy ($v) failed (log: $work/terraform.log)" >&2; exit 1; }
 			fi
 			a=$(elapsed "$t")
+			c=$(grep -E '^[0-9.]+ [0-9.]+$' "$work/time" | tail -n 1 | awk '{printf "%.2f", $1 + $2}')
+			[ -n "$c" ] && [ "$c" != 0.00 ] || echo "run $i ($v): no CPU time read ($(tr '\n' ' ' <"$work/time"))" >&2
 			if [ "$v" = helm ]; then
 				"$helm" uninstall eg -n "$helm_ns" --kubeconfig "$kubeconfig" --wait >/dev/null
 			else
 				tf destroy -auto-approve || { echo "envoy ($v) destroy failed (log: $work/terraform.log)" >&2; exit 1; }
 			fi
 			drop_crds "$baseline"
-			((i == 0)) || walls[$v]+="$a"$'\n'
+			((i == 0)) || walls[$v]+="$a"$'\n' cpus[$v]+="$c"$'\n'
 		done
 	done
 	export TF_CLI_CONFIG_FILE=$ours_rc
-	echo "| E: envoy gateway-helm $ENVOY_VERSION, fresh install with its CRDs | wall: min / median / max of $RUNS runs |"
-	echo "|---|---|"
+	# CPU: user + system of the command and every process it waited for
+	# (the providers, the sandbox's renderers); the API server's work,
+	# the same for all, is not in it.
+	echo "| E: envoy gateway-helm $ENVOY_VERSION, fresh install with its CRDs | wall: min / median / max of $RUNS runs | CPU (client side) |"
+	echo "|---|---|---|"
 	declare -A label=([ours]="this provider (terraform apply)" [base]="this provider at $BASE_REV (terraform apply)"
 		[peer]="helm_release, wait = true (terraform apply)" [helm]="helm install --wait")
 	for v in "${variants[@]}"; do
-		echo "| E: ${label[$v]} | $(printf '%s' "${walls[$v]}" | stats) |"
+		echo "| E: ${label[$v]} | $(printf '%s' "${walls[$v]}" | stats) | $(printf '%s' "${cpus[$v]}" | stats) |"
 	done
-	echo "| E: ratio this provider / helm_release, pair by pair | $(ratios "${walls[ours]}" "${walls[peer]}") |"
-	echo "| E: ratio this provider / helm install --wait, pair by pair | $(ratios "${walls[ours]}" "${walls[helm]}") |"
+	echo "| E: ratio this provider / helm_release, pair by pair | $(ratios "${walls[ours]}" "${walls[peer]}") | $(ratios "${cpus[ours]}" "${cpus[peer]}") |"
+	echo "| E: ratio this provider / helm install --wait, pair by pair | $(ratios "${walls[ours]}" "${walls[helm]}") | $(ratios "${cpus[ours]}" "${cpus[helm]}") |"
 	if [ -n "$base_dir_w" ]; then
-		echo "| E: ratio $BASE_REV / helm_release, pair by pair | $(ratios "${walls[base]}" "${walls[peer]}") |"
-		echo "| E: ratio $BASE_REV / helm install --wait, pair by pair | $(ratios "${walls[base]}" "${walls[helm]}") |"
-		echo "| E: ratio this provider / $BASE_REV, pair by pair | $(ratios "${walls[ours]}" "${walls[base]}") |"
+		echo "| E: ratio $BASE_REV / helm_release, pair by pair | $(ratios "${walls[base]}" "${walls[peer]}") | $(ratios "${cpus[base]}" "${cpus[peer]}") |"
+		echo "| E: ratio $BASE_REV / helm install --wait, pair by pair | $(ratios "${walls[base]}" "${walls[helm]}") | $(ratios "${cpus[base]}" "${cpus[helm]}") |"
+		echo "| E: ratio this provider / $BASE_REV, pair by pair | $(ratios "${walls[ours]}" "${walls[base]}") | $(ratios "${cpus[ours]}" "${cpus[base]}") |"
 	fi
 }
