@@ -18,8 +18,8 @@ import (
 // once and then every 2 s, so CRDs established a moment after the check
 // cost the install 2 s, more for every CRD file created after one. The
 // client of this deployer's releases follows them as the manifest
-// deployer follows its own CRDs (waitEstablished): first within 50 ms,
-// then at most every 250 ms. What counts as established is Helm's check
+// deployer follows its own CRDs (waitEstablished): it checks at once,
+// again after 50 ms, then at intervals doubling up to 250 ms. What counts as established is Helm's check
 // (kube.ReadyChecker): Established, or NamesAccepted false, which the
 // install then fails on. Every other wait is Helm's own (an item's
 // helmDeploymentConfig wait = true keeps Helm's readiness rules).
