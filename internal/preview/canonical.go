@@ -6,9 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 	k8syaml "sigs.k8s.io/yaml"
@@ -34,28 +37,77 @@ func NewRenderer(marks *Marks, sensitive *Sensitive) *Renderer {
 
 // Item returns the canonical text of each of an item's objects by Key. Two
 // objects with one ref (a hook and a manifest of the same name) get keys
-// " (2)", " (3)" … in the deployer's order.
+// " (2)", " (3)" … in the deployer's order. The objects are encoded up to
+// GOMAXPROCS at a time (a chart's CRDs are megabytes of YAML); the texts
+// and the first error, in the objects' order, are what one at a time
+// gives.
 func (r *Renderer) Item(itemID string, objs []deployer.PreviewObject) (map[string]string, error) {
-	out := make(map[string]string, len(objs))
+	keys := make([]string, 0, len(objs))
+	refs := make([]deployer.ObjectRef, 0, len(objs))
+	taken := make(map[string]bool, len(objs))
+	var refErr error
 	for i, o := range objs {
 		ref, err := refOf(o.Object)
 		if err != nil {
-			return nil, fmt.Errorf("deploy item %s: object %d: %w", itemID, i, err)
+			refErr = fmt.Errorf("deploy item %s: object %d: %w", itemID, i, err)
+			break // the objects before it are encoded: one of them may fail first
 		}
 		key := Key(itemID, ref)
-		for n := 2; ; n++ {
-			if _, dup := out[key]; !dup {
-				break
-			}
+		for n := 2; taken[key]; n++ {
 			key = Key(itemID, ref) + " (" + strconv.Itoa(n) + ")"
 		}
-		text, err := r.object(key, ref, o)
-		if err != nil {
-			return nil, fmt.Errorf("deploy item %s: %s: %w", itemID, ref.Versioned(), err)
+		taken[key] = true
+		keys, refs = append(keys, key), append(refs, ref)
+	}
+	texts := make([]string, len(keys))
+	errs := make([]error, len(keys))
+	each(len(keys), func(i int) { texts[i], errs[i] = r.object(keys[i], refs[i], objs[i]) })
+	out := make(map[string]string, len(keys))
+	for i, key := range keys {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("deploy item %s: %s: %w", itemID, refs[i].Versioned(), errs[i])
 		}
-		out[key] = text
+		out[key] = texts[i]
+	}
+	if refErr != nil {
+		return nil, refErr
 	}
 	return out, nil
+}
+
+// each calls f for 0 … n-1, up to GOMAXPROCS at a time. A panic in f is
+// raised again in the caller's goroutine, where a recover can catch it
+// (instance.Runner's previewOne makes it the item's error).
+func each(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var panicked any
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					once.Do(func() { panicked = p })
+				}
+			}()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // Join joins texts (as Item returns them) into one multi-document YAML

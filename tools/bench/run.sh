@@ -3,7 +3,7 @@
 # (`make bench`; not part of `make test`). Results and how to read them:
 # tools/bench/RESULTS.md.
 #
-#   tools/bench/run.sh [chain|helm|requests|scale|startup|bigchart|all]  (default: all)
+#   tools/bench/run.sh [chain|helm|requests|scale|startup|bigchart|envoy|all]  (default: all)
 #
 #   chain     the floor (one landscaper_target, no cluster work: what any
 #             terraform command costs here), then workload A: one
@@ -66,6 +66,14 @@
 #             BIG_BASE_MAX (default 5000): one string per item costs the
 #             CLI the square of its lines (25,000 lines took 168 s and
 #             11.5 GiB to show), too much for a shared machine.
+#   envoy     workload E (issue 34 item 9): envoy gateway's public chart,
+#             fresh installs (CRDs included) by this provider (and
+#             BASE_REV's build), by helm_release and by `helm install
+#             --wait`, in turns, RUNS rounds after a warm-up; wall times
+#             and ratios pair by pair. It fetches the chart and builds the
+#             helm CLI and the hashicorp/helm peer itself, once, into
+#             ~/.cache/terraform-provider-landscaper/bench (tools/bench/envoy.sh:
+#             ENVOY_VERSION, PEER_HELM, PEER_HELM_VERSION). Not part of all.
 #
 # Environment: RUNS (default 5) timed runs after one warm-up run;
 # PEER_HELM: a built hashicorp/helm provider binary to run workload B
@@ -88,8 +96,8 @@ RUNS=${RUNS:-5}
 ITEMS=${ITEMS:-20}
 what=${1:-all}
 [ "$what" != startup ] || [ -n "${BASE_REV:-}" ] || { echo "$0 startup: set BASE_REV (the build to compare with)" >&2; exit 2; }
-case $what in chain | helm | requests | scale | startup | bigchart | all) ;; *)
-	echo "usage: $0 [chain|helm|requests|scale|startup|bigchart|all]" >&2
+case $what in chain | helm | requests | scale | startup | bigchart | envoy | all) ;; *)
+	echo "usage: $0 [chain|helm|requests|scale|startup|bigchart|envoy|all]" >&2
 	exit 2
 	;;
 esac
@@ -157,6 +165,8 @@ provider_installation {
 }
 TFRC
 ours_rc=$TF_CLI_CONFIG_FILE base_rc="$bench_dir/terraformrc-base"
+# shellcheck source=tools/bench/envoy.sh
+. "$repo/tools/bench/envoy.sh"
 sed "s#\"$provider_dir\"#\"$base_dir\"#" "$ours_rc" >"$base_rc"
 
 run_id="$(date -u +%Y%m%d%H%M%S)-$$"
@@ -176,6 +186,7 @@ cleanup() {
 				echo "cleanup: terraform destroy failed in $dir" >&2
 		fi
 	done
+	envoy_cleanup
 	for ns in "${namespaces[@]}"; do
 		kc delete namespace "$ns" --ignore-not-found --wait=false >/dev/null || true
 	done
@@ -722,5 +733,6 @@ case $what in startup)
 	;;
 esac
 case $what in bigchart | all) echo && bench_bigchart ;; esac
+case $what in envoy) bench_envoy ;; esac
 case $what in scale | all) [ -z "$PEER_KUBERNETES" ] || { echo && bench_scale_vs_kubernetes_peer; } ;; esac
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

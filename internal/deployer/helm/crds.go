@@ -10,6 +10,7 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
@@ -35,12 +36,15 @@ func freshInstall(last *release.Release) bool {
 // chart and its subcharts, as the install would create them.
 func chartCRDNames(ch *chart.Chart) ([]string, error) {
 	var names []string
-	for _, f := range ch.CRDObjects() {
-		objs, err := parseManifest(string(f.File.Data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Filename, err)
+	files := ch.CRDObjects()
+	parsed := make([][]*unstructured.Unstructured, len(files))
+	errs := make([]error, len(files))
+	inParallel(len(files), func(i int) { parsed[i], errs[i] = parseManifest(string(files[i].File.Data)) })
+	for i, f := range files {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", f.Filename, errs[i])
 		}
-		for _, o := range objs {
+		for _, o := range parsed[i] {
 			if o.GetKind() == "CustomResourceDefinition" && o.GetName() != "" {
 				names = append(names, o.GetName())
 			}

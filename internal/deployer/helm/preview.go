@@ -11,6 +11,7 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 
@@ -192,12 +193,19 @@ func (r previewRender) objects(itemID string, docs []renderedDoc) (deployer.Prev
 		manifests = append(manifests, manifest.Manifest{Policy: manifest.PolicyKeep, Manifest: ns})
 		notes = append(notes, "")
 	}
-	for _, doc := range docs {
-		objs, err := parseManifest(doc.content)
-		if err != nil {
-			return deployer.Preview{}, err
+	parsed := make([][]manifest.Manifest, len(docs))
+	errs := make([]error, len(docs))
+	inParallel(len(docs), func(i int) {
+		var objs []*unstructured.Unstructured
+		if objs, errs[i] = parseManifest(docs[i].content); errs[i] == nil {
+			parsed[i] = toManifests(objs)
 		}
-		for _, o := range toManifests(objs) {
+	})
+	for i, doc := range docs {
+		if errs[i] != nil {
+			return deployer.Preview{}, errs[i]
+		}
+		for _, o := range parsed[i] {
 			manifests = append(manifests, o)
 			notes = append(notes, doc.note)
 		}

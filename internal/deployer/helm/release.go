@@ -52,6 +52,7 @@ func (d *Deployer) releaser(c *target.Clients, name, namespace string, owner rel
 	if err := cfg.Init(&clientGetter{clients: c, namespace: namespace}, namespace, DriverSecret, quiet); err != nil {
 		return nil, fmt.Errorf("release %s/%s: helm: %w", namespace, name, err)
 	}
+	cfg.KubeClient = withCRDWait(cfg.KubeClient) // crdwait.go
 	r := &releaser{cfg: cfg, name: name, namespace: namespace, owner: owner}
 	if d.sql == nil {
 		return r, nil

@@ -216,10 +216,15 @@ func (r *InstallationResource) appliedTexts(ctx context.Context, plan shared.Ins
 			marks = readMarks(ctx, planned)
 		}
 		opts := r.Data.PreviewOptions(mode, key, marks, caps)
-		shown := runner.PreviewRecorded(ctx, o.snap, o.blueprint, o.component, opts)
-		if !known {
-			result = map[string]string{}
-			r.Data.CollectTexts(shown, result, diags)
+		if known {
+			opts.Skip = createMarksNone(mode, result, opts.Sensitive)
+		}
+		if !known || !allSkipped(o.items, opts.Skip) {
+			shown := runner.PreviewRecorded(ctx, o.snap, o.blueprint, o.component, opts)
+			if !known {
+				result = map[string]string{}
+				r.Data.CollectTexts(shown, result, diags)
+			}
 		}
 		storePrivateJSON(ctx, r.Data.Security, out, previewMarksKey, opts.Marks.Table(), diags)
 	}
@@ -251,6 +256,37 @@ func (r *InstallationResource) appliedTexts(ctx context.Context, plan shared.Ins
 		storePrivateJSON(ctx, r.Data.Security, out, previewCapabilitiesKey, now, diags)
 	}
 	return shared.TextsValue(result, diags)
+}
+
+// createMarksNone is what a create that keeps its planned texts need not
+// render again: a create renders them only for their marks under the key
+// it has just drawn, and an item whose planned text shows nothing masked,
+// and in which none of the values registered now can be
+// (preview.Sensitive.MasksNothing), records no marks. For a big chart
+// that is a whole rendering of it saved (tools/bench/RESULTS.md, issue
+// 34 item 9). With plan_diff = "server" the text is the cluster's, and
+// every item is rendered, as before.
+func createMarksNone(mode string, planned map[string]string, sensitive *preview.Sensitive) func(id string) bool {
+	if mode != shared.PlanDiffLocal {
+		return nil
+	}
+	return func(id string) bool {
+		t, ok := planned[id]
+		return ok && !strings.HasPrefix(t, shared.NoPreview) && sensitive.MasksNothing(t)
+	}
+}
+
+// allSkipped reports whether skip skips every item of rows (nil: none).
+func allSkipped(rows []shared.DeployItemRow, skip func(id string) bool) bool {
+	if skip == nil {
+		return false
+	}
+	for _, row := range rows {
+		if !skip(row.Path()) {
+			return false
+		}
+	}
+	return true
 }
 
 // remainingTexts keeps the texts of the items a failed destroy left.

@@ -172,3 +172,32 @@ func TestPlannedTexts_MasksLearnedSecrets(t *testing.T) {
 		t.Errorf("an ordinary value is masked:\n%s", got["app/b"])
 	}
 }
+
+// A create renders its planned texts again only for the items whose marks
+// it must record under its new key: those that show a masked value, or in
+// which a value registered now may be; with plan_diff = "server" all.
+func TestCreateMarksNone(t *testing.T) {
+	d := shared.NewProviderData("test", hostaccess.HostSettings{}, nil, shared.SecuritySettings{}, shared.Tuning{})
+	d.Security.LearnSnapshot(&engine.Snapshot{Root: &snapshot.Installation{Path: "exporter",
+		Exports: map[string]any{"dbPassword": "s3cr3t-from-exporter"}}}, []string{"dbPassword"})
+	opts := d.PreviewOptions(shared.PlanDiffLocal, nil, nil, nil)
+	planned := map[string]string{
+		"app/plain":   "kind: ConfigMap\ndata:\n  a: b\n",
+		"app/masked":  "kind: Secret\ndata:\n  a: (sensitive value v1)\n",
+		"app/learned": "kind: ConfigMap\ndata:\n  url: postgres://app@db?password=s3cr3t-from-exporter\n",
+		"app/note":    shared.NoPreview + "chart fetched at apply\n",
+	}
+	skip := createMarksNone(shared.PlanDiffLocal, planned, opts.Sensitive)
+	for id, want := range map[string]bool{"app/plain": true, "app/masked": false, "app/learned": false, "app/note": false, "app/unplanned": false} {
+		if got := skip(id); got != want {
+			t.Errorf("%s: skipped %v, want %v", id, got, want)
+		}
+	}
+	rows := []shared.DeployItemRow{{Installation: "app", Name: "plain"}, {Installation: "app", Name: "masked"}}
+	if allSkipped(rows, skip) || !allSkipped(rows[:1], skip) || allSkipped(rows[:1], nil) {
+		t.Error("allSkipped does not say whether every row is skipped")
+	}
+	if createMarksNone(shared.PlanDiffServer, planned, opts.Sensitive) != nil {
+		t.Error("a server view skips the rendering")
+	}
+}
