@@ -6,17 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v3"
 	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/parallel"
 )
 
 // Renderer turns deploy items' objects into their canonical text. The
@@ -61,7 +59,7 @@ func (r *Renderer) Item(itemID string, objs []deployer.PreviewObject) (map[strin
 	}
 	texts := make([]string, len(keys))
 	errs := make([]error, len(keys))
-	each(len(keys), func(i int) { texts[i], errs[i] = r.object(keys[i], refs[i], objs[i]) })
+	parallel.Each(len(keys), func(i int) { texts[i], errs[i] = r.object(keys[i], refs[i], objs[i]) })
 	out := make(map[string]string, len(keys))
 	for i, key := range keys {
 		if errs[i] != nil {
@@ -73,41 +71,6 @@ func (r *Renderer) Item(itemID string, objs []deployer.PreviewObject) (map[strin
 		return nil, refErr
 	}
 	return out, nil
-}
-
-// each calls f for 0 … n-1, up to GOMAXPROCS at a time. A panic in f is
-// raised again in the caller's goroutine, where a recover can catch it
-// (instance.Runner's previewOne makes it the item's error).
-func each(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var once sync.Once
-	var panicked any
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					once.Do(func() { panicked = p })
-				}
-			}()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
 }
 
 // Join joins texts (as Item returns them) into one multi-document YAML

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/parallel"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/target"
 )
 
@@ -39,7 +40,7 @@ func chartCRDNames(ch *chart.Chart) ([]string, error) {
 	files := ch.CRDObjects()
 	parsed := make([][]*unstructured.Unstructured, len(files))
 	errs := make([]error, len(files))
-	inParallel(len(files), func(i int) { parsed[i], errs[i] = parseManifest(string(files[i].File.Data)) })
+	parallel.Each(len(files), func(i int) { parsed[i], errs[i] = parseManifest(string(files[i].File.Data)) })
 	for i, f := range files {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("%s: %w", f.Filename, errs[i])

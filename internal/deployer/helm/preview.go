@@ -18,6 +18,7 @@ import (
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/deployer/manifest"
+	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/parallel"
 )
 
 var (
@@ -195,7 +196,7 @@ func (r previewRender) objects(itemID string, docs []renderedDoc) (deployer.Prev
 	}
 	parsed := make([][]manifest.Manifest, len(docs))
 	errs := make([]error, len(docs))
-	inParallel(len(docs), func(i int) {
+	parallel.Each(len(docs), func(i int) {
 		var objs []*unstructured.Unstructured
 		if objs, errs[i] = parseManifest(docs[i].content); errs[i] == nil {
 			parsed[i] = toManifests(objs)

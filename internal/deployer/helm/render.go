@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
@@ -204,41 +201,5 @@ func parseManifest(stream string) ([]*unstructured.Unstructured, error) {
 			continue
 		}
 		out = append(out, &unstructured.Unstructured{Object: obj})
-	}
-}
-
-// inParallel calls f for 0 … n-1, up to GOMAXPROCS at a time: a chart's
-// crds/ are megabytes of YAML (envoy gateway's: 4 MB in 21 files), parsed
-// at every preview and install. A panic in f is raised again in the
-// caller's goroutine, as it would be one at a time.
-func inParallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var once sync.Once
-	var panicked any
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					once.Do(func() { panicked = p })
-				}
-			}()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
 	}
 }

@@ -5,34 +5,10 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/chart"
 )
-
-// TestInParallel: every index once, and a panic reaches the caller.
-func TestInParallel(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	counts := make([]atomic.Int32, 100)
-	inParallel(len(counts), func(i int) { counts[i].Add(1) })
-	for i := range counts {
-		if n := counts[i].Load(); n != 1 {
-			t.Fatalf("index %d called %d times", i, n)
-		}
-	}
-	defer func() {
-		if p := recover(); p != "boom" {
-			t.Errorf("recovered %v, want the panic of f", p)
-		}
-	}()
-	inParallel(10, func(i int) {
-		if i == 7 {
-			panic("boom")
-		}
-	})
-	t.Error("no panic")
-}
 
 // TestParsedInParallel: the crds/ of a chart and a preview's documents
 // parsed several at a time give the objects, in order, and the error of
