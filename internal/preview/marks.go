@@ -74,7 +74,10 @@ func (m *Marks) Marker(loc, value string) string {
 	return marker(mark.Version)
 }
 
-func marker(version int) string { return fmt.Sprintf("(sensitive value v%d)", version) }
+// markerPrefix begins every marker; MasksNothing looks for it.
+const markerPrefix = "(sensitive value v"
+
+func marker(version int) string { return fmt.Sprintf("%s%d)", markerPrefix, version) }
 
 // Keep carries the recorded marks of an item over unchanged, for an item
 // whose objects the plan takes from the state instead of rendering them.

@@ -2,9 +2,6 @@ package preview
 
 import "strings"
 
-// markerPrefix begins every marker (marker).
-const markerPrefix = "(sensitive value v"
-
 // MasksNothing reports whether rendering the objects that text, a
 // preview's text of them, shows once more, with the values s registers
 // now, is certain to mask nothing and so to record no marks: the text

@@ -74,7 +74,7 @@ func (r *InstallationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	known := rendered.known && len(rendered.unknownPaths) == 0
 	if itemsUnchanged(plan, state, rendered) {
-		if previewSettled(*state, r.Data.planDiffMode(plan)) && plan.PlanDiff.Equal(state.PlanDiff) {
+		if previewsKept(plan, *state, r.Data.planDiffMode(plan)) {
 			return // nothing to do: keep every computed value as it is
 		}
 		// Only plan_diff or deploy_item_objects change (a state from
@@ -205,9 +205,21 @@ func (p plannedItems) coversUnknown(itemPath string) bool {
 // Succeeded but the phase Failed: only a Succeeded installation can have
 // nothing to do.
 func itemsUnchanged(plan shared.InstallationModel, state *shared.InstallationModel, rendered plannedItems) bool {
-	return state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) &&
-		configEqual(plan, *state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
+	return succeededAs(plan, state) && rendered.known && rendered.importsUnchanged && rendered.matches(*state) &&
 		state.BlueprintDigest.ValueString() == rendered.digest
+}
+
+// succeededAs reports whether state is of a Succeeded installation with
+// plan's configuration.
+func succeededAs(plan shared.InstallationModel, state *shared.InstallationModel) bool {
+	return state != nil && state.Phase.ValueString() == string(api.InstallationPhaseSucceeded) && configEqual(plan, *state)
+}
+
+// previewsKept reports whether the plan keeps the state's
+// deploy_item_objects: they are settled in the plan's mode, and
+// plan_diff is the state's.
+func previewsKept(plan, state shared.InstallationModel, mode string) bool {
+	return previewSettled(state, mode) && plan.PlanDiff.Equal(state.PlanDiff)
 }
 
 // planDeployItems renders the tree without a cluster, or reuses the last
@@ -243,7 +255,10 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 	// through imports.data, also without a refresh (-refresh=false), and
 	// must be masked in their deploy_item_objects.
 	in.Security.LearnSnapshot(prev, sensitiveExportNames(ctx, plan.SensitiveExports))
-	reused := reuse.matches(spec, prevBytes)
+	// Hashed once: the render key covers it, and the plan compares it
+	// with the state's.
+	digest, digestErr := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)
+	reused := digestErr == nil && reuse.matches(spec, digest, prevBytes)
 	if reused && !verifyRenderReuse() {
 		return plannedItems{reused: true}
 	}
@@ -254,9 +269,8 @@ func planDeployItems(ctx context.Context, in shared.SpecInputs, eng *engine.Engi
 		}
 		return plannedItems{}
 	}
-	digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)
-	if err != nil {
-		shared.AddError(diags, in.Security, "Invalid Installation", shared.AttrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", err)))
+	if digestErr != nil { // after rendering, whose errors say more
+		shared.AddError(diags, in.Security, "Invalid Installation", shared.AttrErr(path.Root("blueprint"), fmt.Errorf("reading the blueprint's files: %w", digestErr)))
 		return plannedItems{}
 	}
 	out := plannedItems{known: true, digest: digest, rows: rows, components: components, tree: tree, prev: prev, reused: reused}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/api"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/engine"
-	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/hostaccess"
 	"github.com/landscaper-terraform/terraform-provider-landscaper/internal/provider/shared"
 )
 
@@ -35,15 +34,12 @@ type renderReuse struct {
 	stored string
 }
 
-// matches reports whether rendering spec from the snapshot prevBytes read
-// exactly what the apply that recorded the key read.
-func (r renderReuse) matches(spec engine.RootSpec, prevBytes []byte) bool {
+// matches reports whether rendering spec, whose root blueprint digest is
+// digest, from the snapshot prevBytes read exactly what the apply that
+// recorded the key read.
+func (r renderReuse) matches(spec engine.RootSpec, digest string, prevBytes []byte) bool {
 	if r.stored == "" || r.data == nil {
 		return false
-	}
-	digest, err := hostaccess.BlueprintDigest(spec.Blueprint, spec.Component)
-	if err != nil {
-		return false // rendering reports it
 	}
 	return r.data.RenderInputsOf(spec, digest).Key(r.key, prevBytes) == r.stored
 }
@@ -54,8 +50,7 @@ func (r renderReuse) matches(spec engine.RootSpec, prevBytes []byte) bool {
 // is the state's, and the previews are settled in the plan's mode.
 // Drift (an item the refresh marked Drifted) fails it.
 func leftAsItIs(plan shared.InstallationModel, state *shared.InstallationModel, mode string) bool {
-	if state == nil || state.Phase.ValueString() != string(api.InstallationPhaseSucceeded) || !configEqual(plan, *state) ||
-		!previewSettled(*state, mode) || !plan.PlanDiff.Equal(state.PlanDiff) {
+	if !succeededAs(plan, state) || !previewsKept(plan, *state, mode) {
 		return false
 	}
 	rows, ok := shared.StateRows(*state)
