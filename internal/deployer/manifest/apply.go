@@ -146,7 +146,11 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 		}
 		upToDate := known && prev.Hash == d.Hash && !differs(want, live.Object)
 		if upToDate || d.Spec.Policy == PolicyImmutable {
-			status.put(s.record(d, live.GetUID(), prev.Hash))
+			r := s.record(d, live.GetUID(), prev.Hash)
+			if s.driftOf(r, d, live, strategy) == "" {
+				r.ResourceVersion = recordedVersion(live.GetResourceVersion())
+			}
+			status.put(r)
 			status.markSeen(d)
 			return nil
 		}
@@ -168,7 +172,13 @@ func (s *Session) applyObject(ctx context.Context, d *Desired, m mapping, strate
 	if err != nil {
 		return classifyWrite(ref, err)
 	}
-	status.put(s.record(d, result.UID, d.Hash))
+	r := s.record(d, result.UID, d.Hash)
+	if len(d.Spec.PatchAfterDeployment) == 0 {
+		// What this write made is what the manifest wants; a patch after
+		// deployment moves the object on (it is then read whole).
+		r.ResourceVersion = recordedVersion(result.ResourceVersion)
+	}
+	status.put(r)
 	status.markSeen(d)
 	written.add(d)
 	return nil

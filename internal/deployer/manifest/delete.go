@@ -252,11 +252,11 @@ func goneCheck(pending *[]ObjectRef, onGone func(ObjectRef)) check {
 }
 
 // deleteOne deletes r unless it is no longer this item's. It returns the
-// object to wait for, nil when nothing remains to wait for. The object is
-// read from the job's shared list of the installation's members when
-// there is one (a destroy): the DELETE's preconditions make acting on
-// that read exactly as safe as on a fresh one, and a conflict reads it
-// again and decides anew.
+// object to wait for, nil when nothing remains to wait for. The object's
+// metadata, all the decision reads, is taken from the job's shared list
+// of the installation's members when there is one (a destroy): the
+// DELETE's preconditions make acting on that read exactly as safe as on a
+// fresh one, and a conflict reads it again and decides anew.
 func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) (*ObjectRef, error) {
 	client, m, err := s.resourceFor(r.Resource)
 	if meta.IsNoMatchError(err) {
@@ -265,7 +265,13 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 	if err != nil {
 		return nil, err
 	}
-	live, shared := s.sharedMember(ctx, m, r.Resource)
+	var live *unstructured.Unstructured
+	members, shared := s.sharedMetadata(ctx, m, r.Resource.Namespace)
+	if meta := members[r.Resource.Name]; meta != nil {
+		live = asLive(r.Resource, meta)
+	} else {
+		shared = false
+	}
 	if !shared {
 		if live, err = (liveReader{s}).get(ctx, r.Resource); err != nil || live == nil {
 			return nil, err

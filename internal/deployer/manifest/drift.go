@@ -16,8 +16,10 @@ import (
 // merge strategy: lacks a field of it, since Apply keeps values the
 // cluster holds). Objects
 // the manifest no longer lists are a configuration change, not drift, and
-// are left to Apply. Several objects of one kind in one namespace are read
-// with one list by the item's owner label; the reads run in parallel.
+// are left to Apply. An object still at the resourceVersion Apply left it
+// at is what Apply saw (unmoved): only the others are read whole. Several
+// objects of one kind in one namespace are read with one list by the
+// item's owner label; the reads run in parallel.
 func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedResource) (deployer.DriftReport, error) {
 	mappings, err := s.resolve(objs)
 	if err != nil {
@@ -34,35 +36,55 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 			checked, desired = append(checked, r), append(desired, d)
 		}
 	}
+	unmoved := s.unmoved(ctx, checked, func(i int) mapping { return mappings[desired[i]] })
+	n := 0
+	for i := range checked {
+		if !unmoved[i] {
+			checked[n], desired[n] = checked[i], desired[i]
+			n++
+		}
+	}
+	checked, desired = checked[:n], desired[:n]
 	live, err := s.readAll(ctx, checked, func(i int) mapping { return mappings[desired[i]] })
 	if err != nil {
 		return deployer.DriftReport{}, err
 	}
 	for i, r := range checked {
-		adopted := live[i] != nil && adoptedFromLandscaper(live[i], r)
-		switch {
-		case live[i] == nil:
-			return drifted("%s no longer exists", r.Resource), nil
-		case live[i].GetLabels()[deployer.OwnerLabel] != s.owner && !adopted:
-			return drifted("%s is no longer labeled as owned by this deploy item", r.Resource), nil
-		case r.Policy == PolicyImmutable:
-			continue
-		}
-		want := expected(desired[i])
-		if adopted {
-			want = withoutOwnerMarks(want)
-		}
-		if s.strategy == UpdateStrategyMerge {
-			// Apply keeps the values the cluster holds (keepExisting):
-			// only a field missing there is something it would repair.
-			want = keepExisting(want, live[i].Object)
-		}
-		if path, found := objectDifference(want, live[i].Object); found {
-			// Only the path: the values may be secret.
-			return drifted("%s differs from its manifest at %s", r.Resource, s.differsAt(live[i], path)), nil
+		if reason := s.driftOf(r, desired[i], live[i], s.strategy); reason != "" {
+			return drifted("%s", reason), nil
 		}
 	}
 	return deployer.DriftReport{}, nil
+}
+
+// driftOf says why live (nil: it does not exist) is drift from d as r
+// records it under strategy; "" when it is none. Apply asks it too, of
+// what it read, before it records the object's resourceVersion
+// (versionIfSettled): an unmoved object must be one this finds no drift in.
+func (s *Session) driftOf(r ManagedResource, d *Desired, live *unstructured.Unstructured, strategy UpdateStrategy) string {
+	adopted := live != nil && adoptedFromLandscaper(live, r)
+	switch {
+	case live == nil:
+		return fmt.Sprintf("%s no longer exists", r.Resource)
+	case live.GetLabels()[deployer.OwnerLabel] != s.owner && !adopted:
+		return fmt.Sprintf("%s is no longer labeled as owned by this deploy item", r.Resource)
+	case r.Policy == PolicyImmutable:
+		return ""
+	}
+	want := expected(d)
+	if adopted {
+		want = withoutOwnerMarks(want)
+	}
+	if strategy == UpdateStrategyMerge {
+		// Apply keeps the values the cluster holds (keepExisting):
+		// only a field missing there is something it would repair.
+		want = keepExisting(want, live.Object)
+	}
+	if path, found := objectDifference(want, live.Object); found {
+		// Only the path: the values may be secret.
+		return fmt.Sprintf("%s differs from its manifest at %s", r.Resource, s.differsAt(live, path))
+	}
+	return ""
 }
 
 // readAll returns the live objects of managed (nil where one does not
@@ -71,32 +93,12 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 // namespace is read by name, several are listed by the owner label,
 // which one request answers for all.
 func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappingOf func(int) mapping) ([]*unstructured.Unstructured, error) {
-	type group struct {
-		m       mapping
-		ns      string
-		members []int
-	}
-	var groups []*group
-	index := map[streamKey]*group{}
 	live := make([]*unstructured.Unstructured, len(managed))
-	for i, r := range managed {
-		m := mappingOf(i)
-		if u, found := s.sharedMember(ctx, m, r.Resource); found {
-			live[i] = u
-			continue
-		}
-		k := streamKey{gvr: m.GVR}
-		if m.Namespaced {
-			k.namespace = r.Resource.Namespace
-		}
-		g := index[k]
-		if g == nil {
-			g = &group{m: m, ns: k.namespace}
-			index[k] = g
-			groups = append(groups, g)
-		}
-		g.members = append(g.members, i)
-	}
+	groups := byKind(managed, mappingOf, func(i int, m mapping) bool {
+		u, found := s.sharedMember(ctx, m, managed[i].Resource)
+		live[i] = u
+		return !found
+	})
 	err := parallelEach(ctx, len(groups), func(ctx context.Context, gi int) error {
 		g := groups[gi]
 		client := s.client(g.m, g.ns)
@@ -137,6 +139,35 @@ func (s *Session) readAll(ctx context.Context, managed []ManagedResource, mappin
 		return nil
 	})
 	return live, err
+}
+
+// kindGroup is the members (indexes) of one kind in one namespace.
+type kindGroup struct {
+	m       mapping
+	ns      string
+	members []int
+}
+
+// byKind groups the resources of managed that include takes by kind and
+// namespace, in the order they first appear.
+func byKind(managed []ManagedResource, mappingOf func(int) mapping, include func(int, mapping) bool) []*kindGroup {
+	var groups []*kindGroup
+	index := map[streamKey]*kindGroup{}
+	for i, r := range managed {
+		m := mappingOf(i)
+		if !include(i, m) {
+			continue
+		}
+		k := streamKey{gvr: m.GVR, namespace: scope(m, r.Resource.Namespace)}
+		g := index[k]
+		if g == nil {
+			g = &kindGroup{m: m, ns: k.namespace}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, i)
+	}
+	return groups
 }
 
 func drifted(format string, args ...any) deployer.DriftReport {

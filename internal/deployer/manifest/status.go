@@ -27,6 +27,11 @@ type ManagedResource struct {
 	PatchBeforeDelete    json.RawMessage   `json:"patchBeforeDelete,omitempty"`
 	// Hash is the hash of the manifest last applied (see Desired.Hash).
 	Hash string `json:"hash,omitempty"`
+	// ResourceVersion is the object's resourceVersion when Apply last left
+	// it as its manifest wants it: after its own write, or after a read in
+	// which driftOf found nothing. A drift check that finds the object
+	// still at it compares nothing (unmoved.go). "" reads it whole.
+	ResourceVersion string `json:"resourceVersion,omitempty"`
 	// anyOwner: a deletion group's deleteAllResources chose it, which
 	// deletes every object of its types, whoever owns it (Landscaper's
 	// semantics); never recorded.

@@ -31,6 +31,9 @@ type requestLog struct {
 func (l *requestLog) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTrip(func(req *http.Request) (*http.Response, error) {
 		line := req.Method + " " + req.URL.Path + "?" + req.URL.RawQuery
+		if strings.Contains(req.Header.Get("Accept"), "as=PartialObjectMetadata") {
+			line += " (metadata)"
+		}
 		l.mu.Lock()
 		l.lines = append(l.lines, line)
 		l.mu.Unlock()

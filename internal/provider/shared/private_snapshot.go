@@ -48,10 +48,15 @@ func (s *Security) SetSnapshot(ctx context.Context, p PrivateSetter, b []byte) d
 	return s.SetPrivate(ctx, p, SnapshotKey, b, true)
 }
 
-// PackSnapshot gzips b and wraps it as a JSON string of base64.
+// PackSnapshot gzips b and wraps it as a JSON string of base64. The
+// default level, not BestSpeed: its output is ~13 % smaller, and every
+// byte of it is base64-encoded twice more (the framework's private state,
+// the state file) and rewritten by Terraform after each resource it
+// changes, while the extra compression costs ~0.3 ms per 100 items once
+// per apply.
 func PackSnapshot(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw, err := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 	if err != nil {
 		return nil, err
 	}
