@@ -40,10 +40,52 @@ const ContinuousReconcileWarning = "continuousReconcile is ignored: the provider
 	"deployed for drift (deploy_item_errors shows \"Drifted: …\") and the next apply repairs it; run terraform " +
 	"plan/apply on a schedule for a periodic reconcile"
 
-// ContinuousReconcileWarnings is the ConfigWarnings of a deployer whose
-// configuration accepts Landscaper's continuousReconcile (manifest,
-// Helm): the warning when config sets it.
-func ContinuousReconcileWarnings(config json.RawMessage) []string {
+// ConfigFieldWarnings is the ConfigWarnings of a deployer that decodes
+// its configurations leniently, as Landscaper does, and accepts
+// Landscaper's continuousReconcile (manifest, Helm): one warning per field
+// of config that the shape shapeOf gives for the configuration's
+// apiVersion does not declare, naming its path below "config", so a
+// misspelt or newer field is never dropped without a word; and the
+// ContinuousReconcileWarning when config sets continuousReconcile. what
+// names the configuration ("the manifest deployer's configuration").
+// config is decoded once: the plan asks this of every rendered item.
+func ConfigFieldWarnings(config json.RawMessage, shapeOf func(apiVersion string) reflect.Type, what string) []string {
+	var generic any
+	if api.DecodeExact(config, &generic) != nil {
+		// Validate reports a configuration that does not decode; the
+		// lenient decoder may still find continuousReconcile in it.
+		return continuousReconcileWarnings(config)
+	}
+	obj, _ := generic.(map[string]any)
+	version, _ := field(obj, "apiVersion").(string)
+	var out []string
+	for _, w := range api.UnknownFields(generic, shapeOf(version), "config") {
+		path := strings.TrimSuffix(w, ": unknown field")
+		out = append(out, path+": unknown field of "+what+", ignored: neither Landscaper's deployer nor the provider reads it")
+	}
+	if field(obj, "continuousReconcile") != nil {
+		out = append(out, ContinuousReconcileWarning)
+	}
+	return out
+}
+
+// field is obj's value for name as encoding/json finds a struct field's:
+// the exact key, else one equal to it under case folding.
+func field(obj map[string]any, name string) any {
+	if v, ok := obj[name]; ok {
+		return v
+	}
+	for k, v := range obj {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return nil
+}
+
+// continuousReconcileWarnings is the ContinuousReconcileWarning when the
+// lenient decoder finds continuousReconcile set in config.
+func continuousReconcileWarnings(config json.RawMessage) []string {
 	var cfg struct {
 		ContinuousReconcile json.RawMessage `json:"continuousReconcile"`
 	}
@@ -51,24 +93,6 @@ func ContinuousReconcileWarnings(config json.RawMessage) []string {
 		return nil
 	}
 	return []string{ContinuousReconcileWarning}
-}
-
-// UnknownFieldWarnings is the ConfigWarnings of a deployer that decodes
-// its configurations into t leniently, as Landscaper does: one warning per
-// field of config that t does not declare, naming its path below
-// "config", so a misspelt or newer field is never dropped without a word.
-// what names the configuration ("the manifest deployer's configuration").
-func UnknownFieldWarnings(config json.RawMessage, t reflect.Type, what string) []string {
-	var generic any
-	if api.DecodeExact(config, &generic) != nil {
-		return nil // Validate reports a configuration that does not decode
-	}
-	var out []string
-	for _, w := range api.UnknownFields(generic, t, "config") {
-		path := strings.TrimSuffix(w, ": unknown field")
-		out = append(out, path+": unknown field of "+what+", ignored: neither Landscaper's deployer nor the provider reads it")
-	}
-	return out
 }
 
 // TargetNamer is implemented by a deployer whose configurations may name

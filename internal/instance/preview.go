@@ -187,13 +187,17 @@ func (r Runner) Capabilities(ctx context.Context, snap *engine.Snapshot) map[str
 	}
 	refs := snapshot.RootProviderRefs(snap.Root.Targets)
 	for _, it := range snap.DeployItems() {
-		if it.AppliedTarget == nil || it.Phase != api.DeployItemPhaseSucceeded || execution.CheckTarget(refs, it.AppliedTarget, it.ID) != nil {
-			continue
-		}
+		// Only the items of a deployer that renders with capabilities
+		// (Helm) are looked at further: Destination encodes and hashes
+		// the whole Target, 10,000 times for as many manifest items.
 		d, err := r.Engine.Deployers.Lookup(it.Type)
 		reader, ok := d.(deployer.CapabilitiesReader)
+		if err != nil || !ok || it.AppliedTarget == nil || it.Phase != api.DeployItemPhaseSucceeded ||
+			execution.CheckTarget(refs, it.AppliedTarget, it.ID) != nil {
+			continue
+		}
 		dest := Destination(it.AppliedTarget)
-		if _, done := out[dest]; err != nil || !ok || done {
+		if _, done := out[dest]; done {
 			continue
 		}
 		caps, err := reader.Capabilities(ctx, it.AppliedTarget)

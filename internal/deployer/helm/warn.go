@@ -15,8 +15,8 @@ var _ deployer.Warner = (*Deployer)(nil)
 // continuousReconcile, which is accepted, as Landscaper's deployer accepts
 // it, but has no effect here.
 func (d *Deployer) ConfigWarnings(config json.RawMessage) []string {
-	out := deployer.UnknownFieldWarnings(config, reflect.TypeOf(ProviderConfiguration{}), "the Helm deployer's configuration")
-	return append(out, deployer.ContinuousReconcileWarnings(config)...)
+	shape := reflect.TypeOf(ProviderConfiguration{})
+	return deployer.ConfigFieldWarnings(config, func(string) reflect.Type { return shape }, "the Helm deployer's configuration")
 }
 
 var _ deployer.TargetNamer = (*Deployer)(nil)

@@ -15,10 +15,10 @@ var _ deployer.Warner = (*Deployer)(nil)
 // continuousReconcile, which is accepted, as Landscaper's deployer accepts
 // it, but has no effect here.
 func (d *Deployer) ConfigWarnings(config json.RawMessage) []string {
-	shape := reflect.TypeOf(ProviderConfiguration{})
-	if strings.HasSuffix(peekAPIVersion(config), "/v1alpha1") {
-		shape = reflect.TypeOf(v1alpha1Configuration{})
-	}
-	out := deployer.UnknownFieldWarnings(config, shape, "the manifest deployer's configuration")
-	return append(out, deployer.ContinuousReconcileWarnings(config)...)
+	return deployer.ConfigFieldWarnings(config, func(apiVersion string) reflect.Type {
+		if strings.HasSuffix(apiVersion, "/v1alpha1") {
+			return reflect.TypeOf(v1alpha1Configuration{})
+		}
+		return reflect.TypeOf(ProviderConfiguration{})
+	}, "the manifest deployer's configuration")
 }
