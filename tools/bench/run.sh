@@ -41,7 +41,11 @@
 #             in turns, on as many landscaper_target resources, which
 #             touch no cluster (workload floor-scale): the CLI's and the
 #             plugin protocol's floor for that many resources, printed
-#             as a ratio ours/floor. From 1,000 objects on (API_FLOOR=1:
+#             as a ratio ours/floor; and on as many landscaper_target
+#             resources whose state is as large as ours after its first
+#             apply (workload floor-state): Terraform's own cost for a
+#             state of that size, printed as ratio ours/state floor.
+#             From 1,000 objects on (API_FLOOR=1:
 #             always; API_FLOOR=0: never) tools/bench/apifloor also
 #             server-side applies and deletes as many ConfigMaps, in
 #             turns with the triples, API_FLOOR_WORKERS (default 32) in
@@ -214,6 +218,7 @@ workload() {
 	[ "$name" != scale-peer ] || printf 'item_count = %s\n' "$2" >>"$dir/terraform.tfvars"
 	[ "$name" != scale ] || printf 'item_count = %s\ninstallations = %s\n%s\n' "$2" "$3" "${SCALE_TFVARS:-}" >>"$dir/terraform.tfvars"
 	[ "$name" != floor-scale ] || printf 'installations = %s\n' "$2" >>"$dir/terraform.tfvars"
+	[ "$name" != floor-state ] || printf 'installations = %s\n' "$2" >>"$dir/terraform.tfvars"
 	[ "$name" != bigchart ] || printf 'keys = %s\n' "$(($2 / 20))" >>"$dir/terraform.tfvars"
 	workdirs+=("$dir")
 	WORKDIR=$dir NAMESPACE=$ns
@@ -379,13 +384,16 @@ expect_one_changed() {
 # triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps;
 # with BASE_REV, each triple is followed by the same with the base build.
 bench_scale_one() {
-	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours) scale_dir floor_dir=""
+	local n=$1 inst=$2 total=$(($1 * $2)) i v step what variants=(ours) scale_dir floor_dir="" state_dir=""
 	declare -A wall cpu rss state
 	[ -z "$BASE_REV" ] || variants+=(base)
 	if ((inst > 1)); then
 		workload floor-scale "$inst"
 		floor_dir=$WORKDIR
 		variants+=(floor)
+		workload floor-state "$inst"
+		state_dir=$WORKDIR
+		variants+=(state)
 	fi
 	workload scale "$n" "$inst"
 	scale_dir=$WORKDIR
@@ -405,8 +413,13 @@ bench_scale_one() {
 			[ "$v" != base ] || TF_CLI_CONFIG_FILE=$base_rc
 			WORKDIR=$scale_dir
 			[ "$v" != floor ] || WORKDIR=$floor_dir
+			[ "$v" != state ] || WORKDIR=$state_dir
+			if [ "$v" = state ] && ! grep -q state_kb "$state_dir/terraform.tfvars"; then
+				# each target holds its config twice (config, target)
+				printf 'state_kb = %s\n' "$((state[ours] / inst / 2048))" >>"$state_dir/terraform.tfvars"
+			fi
 			for step in apply plan change change-apply destroy; do
-				[ "$v" != floor ] || [ "${step%-apply}" != change ] || continue
+				{ [ "$v" != floor ] && [ "$v" != state ]; } || [ "${step%-apply}" != change ] || continue
 				if [ "$v" = api ]; then
 					case $step in
 					apply)
@@ -434,7 +447,7 @@ bench_scale_one() {
 				destroy) measure destroy -auto-approve || { echo "destroy ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				esac
 				[ "$step" != apply ] || [ "$v" = floor ] || state[$v]=$(wc -c <"$WORKDIR/terraform.tfstate")
-				[ "$v" = floor ] || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
+				[ "$v" = floor ] || [ "$v" = state ] || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
 				((i > 0)) || continue
 				wall[$v.$step]+="$WALL"$'\n' cpu[$v.$step]+="$CPU"$'\n'
 				((RSS <= ${rss[$v.$step]:-0})) || rss[$v.$step]=$RSS
@@ -450,7 +463,7 @@ bench_scale_one() {
 		[ "$step" != change ] || label="S: $what: plan with one changed item"
 		[ "$step" != change-apply ] || label="S: $what: apply of one changed item"
 		for v in "${variants[@]}"; do
-			[ "$v" != floor ] || [ "${step%-apply}" != change ] || continue
+			{ [ "$v" != floor ] && [ "$v" != state ]; } || [ "${step%-apply}" != change ] || continue
 			if [ "$v" = api ]; then
 				[ "$step" = apply ] || [ "$step" = destroy ] || continue
 				echo "| $label (API server floor: apifloor, $total objects, ${API_FLOOR_WORKERS:-32} in flight) | $(printf '%s' "${wall[api.$step]}" | stats) | | |"
@@ -460,9 +473,10 @@ bench_scale_one() {
 		done
 		[ -z "$BASE_REV" ] || echo "| $label: ratio ours/base, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[base.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[base.$step]}") | |"
 		[ -z "$floor_dir" ] || [ "${step%-apply}" = change ] || echo "| $label: ratio ours/floor ($inst landscaper_target), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[floor.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[floor.$step]}") | |"
+		[ -z "$state_dir" ] || [ "${step%-apply}" = change ] || echo "| $label: ratio ours/state floor ($inst landscaper_target holding a state as large), pair by pair | $(ratios "${wall[ours.$step]}" "${wall[state.$step]}") | $(ratios "${cpu[ours.$step]}" "${cpu[state.$step]}") | |"
 		[ -z "$api_ns" ] || { [ "$step" != apply ] && [ "$step" != destroy ]; } || echo "| $label: ratio ours/API server floor, pair by pair | $(ratios "${wall[ours.$step]}" "${wall[api.$step]}") | | |"
 	done
-	for v in ours base; do
+	for v in ours base state; do
 		[ -n "${state[$v]:-}" ] || continue
 		echo "| S: $what: state file after apply ($v) | $(awk -v b="${state[$v]}" 'BEGIN {printf "%.2f MiB", b/1048576}') | | |"
 	done
