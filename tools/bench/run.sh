@@ -380,6 +380,10 @@ expect_one_changed() {
 	}
 }
 
+# cli_floor VARIANT: whether VARIANT is one of the landscaper_target floors,
+# which touch no cluster and have no change steps.
+cli_floor() { [ "$1" = floor ] || [ "$1" = state ]; }
+
 # bench_scale_one N INSTALLATIONS: SCALE_RUNS apply / no-op plan / destroy
 # triples (after one warm-up) of INSTALLATIONS x N independent ConfigMaps;
 # with BASE_REV, each triple is followed by the same with the base build.
@@ -419,7 +423,7 @@ bench_scale_one() {
 				printf 'state_kb = %s\n' "$((state[ours] / inst / 2048))" >>"$state_dir/terraform.tfvars"
 			fi
 			for step in apply plan change change-apply destroy; do
-				{ [ "$v" != floor ] && [ "$v" != state ]; } || [ "${step%-apply}" != change ] || continue
+				! cli_floor "$v" || [ "${step%-apply}" != change ] || continue
 				if [ "$v" = api ]; then
 					case $step in
 					apply)
@@ -447,7 +451,7 @@ bench_scale_one() {
 				destroy) measure destroy -auto-approve || { echo "destroy ($v) of $inst x $n failed (log: $work/terraform.log)" >&2; exit 1; } ;;
 				esac
 				[ "$step" != apply ] || [ "$v" = floor ] || state[$v]=$(wc -c <"$WORKDIR/terraform.tfstate")
-				[ "$v" = floor ] || [ "$v" = state ] || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
+				cli_floor "$v" || case $step in apply) expect_configmaps "$total" ;; destroy) expect_configmaps 0 ;; esac
 				((i > 0)) || continue
 				wall[$v.$step]+="$WALL"$'\n' cpu[$v.$step]+="$CPU"$'\n'
 				((RSS <= ${rss[$v.$step]:-0})) || rss[$v.$step]=$RSS
@@ -463,7 +467,7 @@ bench_scale_one() {
 		[ "$step" != change ] || label="S: $what: plan with one changed item"
 		[ "$step" != change-apply ] || label="S: $what: apply of one changed item"
 		for v in "${variants[@]}"; do
-			{ [ "$v" != floor ] && [ "$v" != state ]; } || [ "${step%-apply}" != change ] || continue
+			! cli_floor "$v" || [ "${step%-apply}" != change ] || continue
 			if [ "$v" = api ]; then
 				[ "$step" = apply ] || [ "$step" = destroy ] || continue
 				echo "| $label (API server floor: apifloor, $total objects, ${API_FLOOR_WORKERS:-32} in flight) | $(printf '%s' "${wall[api.$step]}" | stats) | | |"

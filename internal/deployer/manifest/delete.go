@@ -267,8 +267,8 @@ func (s *Session) deleteOne(ctx context.Context, r ManagedResource, force bool) 
 	}
 	var live *unstructured.Unstructured
 	members, shared := s.sharedMetadata(ctx, m, r.Resource.Namespace)
-	if meta := members[r.Resource.Name]; meta != nil {
-		live = asLive(r.Resource, meta)
+	if md := members[r.Resource.Name]; md != nil {
+		live = asLive(r.Resource, md)
 	} else {
 		shared = false
 	}

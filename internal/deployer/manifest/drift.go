@@ -60,7 +60,7 @@ func (s *Session) Drift(ctx context.Context, objs []*Desired, managed []ManagedR
 // driftOf says why live (nil: it does not exist) is drift from d as r
 // records it under strategy; "" when it is none. Apply asks it too, of
 // what it read, before it records the object's resourceVersion
-// (versionIfSettled): an unmoved object must be one this finds no drift in.
+// (applyObject): an unmoved object must be one this finds no drift in.
 func (s *Session) driftOf(r ManagedResource, d *Desired, live *unstructured.Unstructured, strategy UpdateStrategy) string {
 	adopted := live != nil && adoptedFromLandscaper(live, r)
 	switch {

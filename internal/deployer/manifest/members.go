@@ -33,7 +33,7 @@ type membersKey struct {
 // tells then. The object is shared: read it, never change it.
 func (s *Session) sharedMember(ctx context.Context, m mapping, ref ObjectRef) (live *unstructured.Unstructured, found bool) {
 	v, ok := s.sharedList(ctx, m, ref.Namespace, false, func(ctx context.Context, selector string) (any, error) {
-		list, err := s.client(m, scope(m, ref.Namespace)).List(ctx, metav1.ListOptions{LabelSelector: selector})
+		list, err := s.client(m, ref.Namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +58,7 @@ func (s *Session) sharedMember(ctx context.Context, m mapping, ref ObjectRef) (l
 // without the objects' contents. ok as sharedMember's found, for the list.
 func (s *Session) sharedMetadata(ctx context.Context, m mapping, namespace string) (byName map[string]*metav1.PartialObjectMetadata, ok bool) {
 	v, ok := s.sharedList(ctx, m, namespace, true, func(ctx context.Context, selector string) (any, error) {
-		return listMetadata(ctx, s.metadataClient(m, scope(m, namespace)), selector)
+		return listMetadata(ctx, s.metadataClient(m, namespace), selector)
 	})
 	byName, _ = v.(map[string]*metav1.PartialObjectMetadata)
 	return byName, ok && byName != nil

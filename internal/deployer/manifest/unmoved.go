@@ -13,7 +13,7 @@ import (
 // landscape, where nothing changed. The API server changes an object's
 // resourceVersion with every write to it, so an object still at the
 // version Apply recorded is the object Apply last saw, in which driftOf
-// found nothing (versionIfSettled): its versions alone, read as
+// found nothing (applyObject): its versions alone, read as
 // metadata (protobuf, without the objects' contents), settle it. Only the
 // objects that moved are read whole and compared.
 
